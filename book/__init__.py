@@ -1,0 +1,1 @@
+"""The book engine: discover experiments → run them (cached) → check the contract → render pages."""

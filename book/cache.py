@@ -1,0 +1,147 @@
+"""The content-hash cache in build_outputs/: keys, atomic entries and the build lock."""
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+
+from .discover import Experiment
+from .errors import BookError
+from .paths import Book
+
+# Bump when the engine changes what it writes into an entry: every entry goes stale.
+ENGINE_VERSION = "1"
+KEY_FILE = "inputs.json"
+SKIP_DIRS = {"target", "__pycache__", ".git"}
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@lru_cache(maxsize=None)
+def toolchain(python: str) -> dict:
+    def out(cmd):
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return "missing"
+    return {
+        "rustc": out(["rustc", "-V"]).removeprefix("rustc "),
+        "cargo": out(["cargo", "-V"]).removeprefix("cargo "),
+        "python": out([python, "-c", "import platform; print(platform.python_version())"]),
+    }
+
+
+def _files(path: Path):
+    if path.is_file():
+        yield path
+        return
+    for p in sorted(path.rglob("*")):
+        if p.is_file() and not SKIP_DIRS & set(p.relative_to(path).parts):
+            yield p
+
+
+def inputs(exp: Experiment, book: Book) -> dict:
+    """Every input of an experiment, each with its content hash."""
+    paths = [exp.manifest, book.compare_script]
+    if exp.python:
+        paths.append(exp.script)
+    if exp.burn:
+        paths += [exp.crate_dir(book), book.root / "Cargo.toml", book.cargo_lock]
+    if exp.python:
+        paths.append(book.pins)
+    files = {}
+    for path in paths:
+        for f in _files(path):
+            files[f.relative_to(book.root).as_posix()] = sha(f.read_bytes())
+    tools = dict(toolchain(book.python), engine=ENGINE_VERSION)
+    if not exp.burn:
+        tools.pop("rustc"), tools.pop("cargo")
+    key = sha(json.dumps([files, tools], sort_keys=True).encode())
+    return {"key": key, "files": files, "toolchain": tools}
+
+
+def entry_dir(book: Book, exp_id: str) -> Path:
+    return book.outputs / exp_id
+
+
+def stored_inputs(book: Book, exp_id: str) -> dict | None:
+    try:
+        return json.loads((entry_dir(book, exp_id) / KEY_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def stale_reason(exp: Experiment, book: Book, current: dict | None = None) -> str | None:
+    """None when the cached entry is fresh; otherwise why it is not."""
+    current = current or inputs(exp, book)
+    stored = stored_inputs(book, exp.id)
+    if stored is None:
+        return "没有缓存"
+    if stored.get("key") == current["key"]:
+        return None
+    old, new = stored.get("files", {}), current["files"]
+    changed = sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
+    if changed:
+        return "输入变了：" + ", ".join(changed[:5]) + (" …" if len(changed) > 5 else "")
+    tools = [k for k in current["toolchain"] if stored.get("toolchain", {}).get(k) != current["toolchain"][k]]
+    return "工具链变了：" + ", ".join(tools) if tools else "缓存键变了"
+
+
+def recover(book: Book):
+    """Undo what an interrupted build left: half-written temp dirs and swapped-out entries."""
+    if not book.outputs.exists():
+        return
+    for p in book.outputs.iterdir():
+        if p.name.startswith(".tmp-"):
+            shutil.rmtree(p, ignore_errors=True)
+        elif p.name.startswith(".old-"):
+            live = book.outputs / p.name[len(".old-"):]
+            if live.exists():
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                p.rename(live)
+
+
+def write_entry(book: Book, exp_id: str, files: dict[str, str], dest: Path | None = None):
+    """Write all files of an entry to a temp dir, then swap it in with renames."""
+    dest = dest or entry_dir(book, exp_id)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.parent / f".tmp-{exp_id}-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    for name, content in files.items():
+        (tmp / name).write_text(content, encoding="utf-8")
+    # Sync so that a crash after the rename cannot leave empty files behind.
+    for f in tmp.iterdir():
+        with open(f, "rb") as fh:
+            os.fsync(fh.fileno())
+    old = dest.parent / f".old-{dest.name}"
+    if dest.exists():
+        shutil.rmtree(old, ignore_errors=True)
+        dest.rename(old)
+    tmp.rename(dest)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+@contextmanager
+def build_lock(book: Book):
+    book.outputs.mkdir(parents=True, exist_ok=True)
+    fh = open(book.outputs / ".lock", "w")
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fh.close()
+        raise BookError("另一个构建正在写 build_outputs/（锁文件 build_outputs/.lock）；"
+                        "等它结束再运行") from None
+    try:
+        recover(book)
+        yield
+    finally:
+        fcntl.flock(fh, fcntl.LOCK_UN)
+        fh.close()

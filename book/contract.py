@@ -1,0 +1,73 @@
+"""Stage 3: check what happened against what the manifest expects, in both directions."""
+from .discover import Experiment
+
+
+def describe(expect: dict) -> str:
+    kind, value = expect["kind"], expect.get("value")
+    return {
+        "ok": "正常结束",
+        "timeout": "超时",
+        "exception": f"抛出 {value}",
+        "compile_error": f"编译错误 {value}",
+        "panic": f"panic，信息含 {value!r}",
+    }[kind]
+
+
+def describe_actual(actual: dict) -> str:
+    s = actual["status"]
+    if s == "ok":
+        return "正常结束"
+    if s == "exception":
+        return f"抛出 {actual.get('exception')}"
+    if s == "compile_error":
+        codes = actual.get("codes") or []
+        return f"编译错误 {', '.join(codes) if codes else '（无错误码）'}"
+    if s == "panic":
+        return f"panic：{(actual.get('panic') or '').splitlines()[0] if actual.get('panic') else ''}"
+    if s == "timeout":
+        return "超时"
+    return f"异常退出（退出码 {actual.get('exit_code')}）"
+
+
+def side_holds(expect: dict, actual: dict) -> bool:
+    kind, value = expect["kind"], expect.get("value")
+    s = actual["status"]
+    if kind in ("ok", "timeout"):
+        return s == kind
+    if kind == "exception":
+        return s == "exception" and actual.get("exception") == value
+    if kind == "compile_error":
+        return s == "compile_error" and value in (actual.get("codes") or [])
+    if kind == "panic":
+        return s == "panic" and value in (actual.get("panic") or "")
+    return False
+
+
+def check(exp: Experiment, outcome: dict) -> list[str]:
+    """Every broken promise, as one message each that names the experiment and its page."""
+    where = f"实验 {exp.id}" + (f"（页面 {exp.page}）" if exp.page else "")
+    problems = []
+    for name, label in (("python", "PyTorch 侧"), ("burn", "burn 侧")):
+        side = outcome.get(name)
+        if side is None:
+            continue
+        if not side_holds(side["expected"], side["actual"]):
+            problems.append(f"{where}：{label}期望{describe(side['expected'])}，"
+                            f"实际{describe_actual(side['actual'])}")
+    cmp = outcome.get("compare")
+    if cmp is not None:
+        if cmp.get("error"):
+            problems.append(f"{where}：无法比较：{cmp['error']}")
+        elif cmp["expected"] == "match" and not cmp["ok"]:
+            problems.append(f"{where}：比较 MISMATCH，最大误差 {cmp['worst']:.2e}"
+                            f"（字段 {cmp['worst_field']}）超过容差 {cmp['tol']:.0e}"
+                            + (f"；{cmp['first_error']}" if cmp.get("first_error") else ""))
+        elif cmp["expected"] == "mismatch" and cmp["ok"]:
+            problems.append(f"{where}：期望两边对不上（expected mismatch），实际在容差 "
+                            f"{cmp['tol']:.0e} 内对上了（最大误差 {cmp['worst']:.2e}）："
+                            "这一页要讲的现象消失了")
+    mut = outcome.get("mutation")
+    if mut is not None and not (mut["exit_code"] == 1 and "MISMATCH" in mut["text"]):
+        problems.append(f"{where}：变异检查失败：把 {mut['field']}[{mut['index']}] 加 "
+                        f"{mut['delta']} 之后，比较器退出码 {mut['exit_code']}，期望 1 和 MISMATCH")
+    return problems

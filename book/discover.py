@@ -1,0 +1,177 @@
+"""Stage 1: find the experiment manifests and check that each one is well formed."""
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .errors import BookError
+from .paths import Book
+
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+RUSTC_CODE_RE = re.compile(r"^E\d{4}$")
+TOP_KEYS = {"id", "page", "about", "timeout", "python", "burn", "compare", "mutation",
+            "volatile"}
+PY_KEYS = {"script", "expect"}
+BURN_KEYS = {"crate", "profile", "features", "expect"}
+COMPARE_KEYS = {"fields", "tol", "why", "expect"}
+MUTATION_KEYS = {"field", "index", "delta"}
+PROFILES = {"release", "dev"}
+
+
+@dataclass
+class Experiment:
+    id: str
+    manifest: Path
+    page: str | None
+    about: str
+    timeout: float
+    python: dict | None
+    burn: dict | None
+    compare: dict | None
+    mutation: dict | None
+    volatile: list = field(default_factory=list)
+
+    @property
+    def script(self) -> Path | None:
+        return self.manifest.parent / self.python["script"] if self.python else None
+
+    def crate_dir(self, book: Book) -> Path | None:
+        return book.crates / self.burn["crate"] if self.burn else None
+
+
+def _fail(path, msg):
+    raise BookError(f"实验清单 {path}：{msg}")
+
+
+def _check_keys(path, where, got, allowed):
+    extra = set(got) - allowed
+    if extra:
+        _fail(path, f"{where} 里有不认识的键 {sorted(extra)}；允许的键是 {sorted(allowed)}")
+
+
+def _expect(path, side, value, kinds):
+    """Normalise an expected outcome to {"kind": ..., ...}."""
+    if value in (None, "ok"):
+        return {"kind": "ok"}
+    if value == "timeout" and "timeout" in kinds:
+        return {"kind": "timeout"}
+    if isinstance(value, dict) and len(value) == 1:
+        (kind, arg), = value.items()
+        if kind in kinds:
+            if kind == "compile_error" and not RUSTC_CODE_RE.match(str(arg)):
+                _fail(path, f"{side}.expect.compile_error 要写 rustc 的错误码（如 E0382），得到 {arg!r}")
+            if not isinstance(arg, str) or not arg:
+                _fail(path, f"{side}.expect.{kind} 需要一个非空字符串")
+            return {"kind": kind, "value": arg}
+    _fail(path, f"{side}.expect 只能是 ok、timeout 或 {{{' | '.join(kinds)}: ...}}，得到 {value!r}")
+
+
+def crate_burn_features(crate_dir: Path) -> list[str]:
+    """The burn features a crate asks for in its Cargo.toml ("default" when defaults are on)."""
+    manifest = crate_dir / "Cargo.toml"
+    data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+    dep = data.get("dependencies", {}).get("burn")
+    if dep is None:
+        return []
+    if isinstance(dep, str):
+        return ["default"]
+    feats = list(dep.get("features", []))
+    # workspace = true inherits default-features = false from the root Cargo.toml.
+    defaults = dep.get("default-features", not dep.get("workspace", False))
+    if defaults and "default" not in feats:
+        feats.append("default")
+    return sorted(set(feats))
+
+
+def load(path: Path, book: Book) -> Experiment:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as e:
+        _fail(path, f"不是合法的 YAML：{e}")
+    if not isinstance(data, dict):
+        _fail(path, "顶层必须是一个映射")
+    _check_keys(path, "顶层", data, TOP_KEYS)
+    exp_id = data.get("id")
+    if not isinstance(exp_id, str) or not ID_RE.match(exp_id):
+        _fail(path, f"id 必须是小写字母、数字和连字符，得到 {exp_id!r}")
+    if exp_id != path.stem:
+        _fail(path, f"id {exp_id!r} 必须和文件名 {path.stem!r} 相同")
+    timeout = data.get("timeout", 120)
+    if not isinstance(timeout, (int, float)) or timeout <= 0:
+        _fail(path, f"timeout 必须是正数（秒），得到 {timeout!r}")
+
+    python = data.get("python")
+    if python is not None:
+        _check_keys(path, "python", python, PY_KEYS)
+        if not (path.parent / str(python.get("script", ""))).is_file():
+            _fail(path, f"python.script 指向的文件不存在：{python.get('script')!r}")
+        python = dict(python, expect=_expect(path, "python", python.get("expect"), ["exception"]))
+
+    burn = data.get("burn")
+    if burn is not None:
+        _check_keys(path, "burn", burn, BURN_KEYS)
+        crate = burn.get("crate")
+        if not crate or not (book.crates / str(crate) / "Cargo.toml").is_file():
+            _fail(path, f"burn.crate 指向的 crate 不存在：crates/{crate}/Cargo.toml")
+        profile = burn.get("profile", "release")
+        if profile not in PROFILES:
+            _fail(path, f"burn.profile 只能是 {sorted(PROFILES)}，得到 {profile!r}")
+        declared = sorted(set(burn.get("features") or []))
+        actual = crate_burn_features(book.crates / crate)
+        if declared != actual:
+            _fail(path, f"burn.features 写的是 {declared}，crates/{crate}/Cargo.toml 实际要求 {actual}")
+        burn = dict(burn, profile=profile, features=declared,
+                    expect=_expect(path, "burn", burn.get("expect"),
+                                   ["compile_error", "panic"]))
+
+    if python is None and burn is None:
+        _fail(path, "至少要有 python 或 burn 一侧")
+
+    compare = data.get("compare")
+    if compare is not None:
+        _check_keys(path, "compare", compare, COMPARE_KEYS)
+        if python is None or burn is None:
+            _fail(path, "compare 需要 python 和 burn 两侧")
+        for side in (python, burn):
+            if side["expect"]["kind"] != "ok":
+                _fail(path, "compare 要求两侧都期望 ok；期望失败的一侧没有输出可比")
+        tol = compare.get("tol")
+        if not isinstance(tol, (int, float)) or tol < 0:
+            _fail(path, f"compare.tol 必须是非负数，得到 {tol!r}")
+        if not str(compare.get("why", "")).strip():
+            _fail(path, "compare.why 要写明为什么是这个容差")
+        exp_cmp = compare.get("expect", "match")
+        if exp_cmp not in ("match", "mismatch"):
+            _fail(path, f"compare.expect 只能是 match 或 mismatch，得到 {exp_cmp!r}")
+        compare = dict(compare, tol=float(tol), expect=exp_cmp, fields=compare.get("fields"))
+
+    mutation = data.get("mutation")
+    if mutation is not None:
+        _check_keys(path, "mutation", mutation, MUTATION_KEYS)
+        if compare is None:
+            _fail(path, "mutation 需要 compare")
+        if not isinstance(mutation.get("field"), str):
+            _fail(path, "mutation.field 必须是字段路径")
+        mutation = {"field": mutation["field"], "index": int(mutation.get("index", 0)),
+                    "delta": float(mutation.get("delta", 0.001))}
+
+    volatile = data.get("volatile") or []
+    if not isinstance(volatile, list) or not all(isinstance(v, str) for v in volatile):
+        _fail(path, "volatile 必须是字段名的列表")
+
+    return Experiment(id=exp_id, manifest=path, page=data.get("page"),
+                      about=str(data.get("about", "")), timeout=float(timeout),
+                      python=python, burn=burn, compare=compare, mutation=mutation,
+                      volatile=volatile)
+
+
+def discover(book: Book) -> list[Experiment]:
+    exps = [load(p, book) for p in sorted(book.experiments.rglob("*.yaml"))]
+    seen = {}
+    for e in exps:
+        if e.id in seen:
+            raise BookError(f"实验 id {e.id!r} 重复：{seen[e.id]} 和 {e.manifest}")
+        seen[e.id] = e.manifest
+    return exps

@@ -1,0 +1,57 @@
+"""Make outputs stable for diffing: no absolute paths, addresses, thread ids or dates."""
+import json
+import os
+import re
+import sys
+import sysconfig
+from pathlib import Path
+
+ADDR_RE = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+THREAD_RE = re.compile(r"(thread '[^']*') \(\d+\)")
+DATE_RE = re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?")
+REGISTRY_RE = re.compile(r"[^\s\"'`(]*/registry/src/[^/\s]+/")
+CARGO_STATUS_RE = re.compile(r"^\s*(Compiling|Finished|Running|Blocking|Updating|Locking|Downloaded?)\b")
+
+
+def _replacements(root: Path):
+    home = str(Path.home())
+    pairs = [
+        (str(root / ".venv"), "$VENV"),
+        (str(root), "$DIR"),
+        (sysconfig.get_paths()["stdlib"], "$PYTHON"),
+        (sys.base_prefix, "$PYTHON"),
+        (os.environ.get("CARGO_HOME", home + "/.cargo"), "$CARGO_HOME"),
+        (home, "$HOME"),
+    ]
+    # Longest first, so that $VENV wins over $DIR.
+    return sorted(((a, b) for a, b in pairs if a and a != "/"), key=lambda p: -len(p[0]))
+
+
+def text(s: str, root: Path) -> str:
+    s = s.replace("\r\n", "\n")
+    s = REGISTRY_RE.sub("$CARGO/", s)
+    for a, b in _replacements(root):
+        s = s.replace(a, b)
+    s = THREAD_RE.sub(r"\1", s)
+    s = ADDR_RE.sub("0x<addr>", s)
+    s = DATE_RE.sub("<date>", s)
+    lines = [ln.rstrip() for ln in s.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def drop_cargo_status(s: str) -> str:
+    return "\n".join(ln for ln in s.split("\n") if not CARGO_STATUS_RE.match(ln))
+
+
+def dump_json(obj) -> str:
+    """Sorted keys, one indent, floats in Python's shortest round-trip repr."""
+    return json.dumps(obj, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=True) + "\n"
+
+
+def parse_json(s: str):
+    try:
+        return json.loads(s)
+    except (ValueError, TypeError):
+        return None

@@ -1,0 +1,50 @@
+"""Where the book keeps things. Tests point a Book at a scratch project."""
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Book:
+    root: Path = ROOT
+    python: str = field(default="")
+
+    def __post_init__(self):
+        self.root = Path(self.root).resolve()
+        if not self.python:
+            venv = self.root / ".venv" / "bin" / "python"
+            self.python = str(venv if venv.exists() else Path(sys.executable))
+
+    @property
+    def experiments(self):
+        return self.root / "experiments"
+
+    @property
+    def crates(self):
+        return self.root / "crates"
+
+    @property
+    def outputs(self):
+        return self.root / "build_outputs"
+
+    @property
+    def target(self):
+        return self.root / "target"
+
+    @property
+    def cargo_lock(self):
+        return self.root / "Cargo.lock"
+
+    @property
+    def pins(self):
+        return self.root / "requirements.lock"
+
+    @property
+    def docs(self):
+        return self.root / "docs"
+
+    @property
+    def compare_script(self):
+        return self.experiments / "compare.py"

@@ -1,0 +1,178 @@
+"""Stage 4: turn cached outputs into Markdown. Pure functions: they read, never run."""
+import html
+import re
+from pathlib import Path
+
+from . import outputs, sources
+from .discover import load
+from .errors import BookError
+from .paths import Book
+
+TAB_LABELS = {"python": "PyTorch", "burn": "burn"}
+REGION_RE = re.compile(r"^\s*(?://|#)\s*(end)?region:\s*(\S+)\s*$")
+
+
+def fence(text: str, lang: str = "text") -> str:
+    """A fenced block that no backtick run inside the text can close."""
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    body = text if text.endswith("\n") else text + "\n"
+    return f"{ticks}{lang}\n{body}{ticks}"
+
+
+def indent(text: str, n: int = 4) -> str:
+    pad = " " * n
+    return "\n".join(pad + ln if ln.strip() else "" for ln in text.split("\n"))
+
+
+def tabs(items: list[tuple[str, str]]) -> str:
+    """Content tabs; the same labels everywhere, so that Material links them."""
+    return "\n\n".join(f'=== "{label}"\n\n{indent(body)}' for label, body in items) + "\n"
+
+
+def extract(path: Path, region: str | None, book: Book) -> str:
+    """A whole file or one marked region, without the region markers, dedented."""
+    if not path.is_file():
+        raise BookError(f"代码文件不存在：{path.relative_to(book.root) if path.is_relative_to(book.root) else path}")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    if region:
+        start = [i for i, ln in enumerate(lines) if (m := REGION_RE.match(ln)) and not m.group(1) and m.group(2) == region]
+        end = [i for i, ln in enumerate(lines) if (m := REGION_RE.match(ln)) and m.group(1) and m.group(2) == region]
+        if len(start) != 1 or len(end) != 1 or end[0] < start[0]:
+            raise BookError(f"{path.relative_to(book.root)} 里没有（或不止一个）区域 {region!r}："
+                            f"要有一行 `region: {region}` 和一行 `endregion: {region}`")
+        lines = lines[start[0] + 1:end[0]]
+    lines = [ln for ln in lines if not REGION_RE.match(ln)]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    widths = [len(ln) - len(ln.lstrip()) for ln in lines if ln.strip()]
+    cut = min(widths, default=0)
+    return "\n".join(ln[cut:] for ln in lines) + "\n"
+
+
+def manifest(book: Book, exp_id: str):
+    paths = [p for p in book.experiments.rglob(f"{exp_id}.yaml")]
+    if len(paths) != 1:
+        raise BookError(f"没有实验 {exp_id!r}（experiments/ 下找不到 {exp_id}.yaml）")
+    return load(paths[0], book)
+
+
+def side_source(book: Book, exp_id: str, side: str) -> tuple[Path, str]:
+    exp = manifest(book, exp_id)
+    if side == "python" and exp.python:
+        return exp.script, "python"
+    if side == "burn" and exp.burn:
+        return exp.crate_dir(book) / "src" / "main.rs", "rust"
+    raise BookError(f"实验 {exp_id} 没有 {side} 侧")
+
+
+def code(book: Book, path: str, region: str | None = None, lang: str | None = None) -> str:
+    p = book.root / path
+    lang = lang or {".py": "python", ".rs": "rust", ".toml": "toml", ".yaml": "yaml"}.get(p.suffix, "text")
+    return fence(extract(p, region, book), lang)
+
+
+def pair(book: Book, exp_id: str, region: str | None = None) -> str:
+    """The two programs of an experiment, in linked tabs."""
+    items = []
+    for side in ("python", "burn"):
+        p, lang = side_source(book, exp_id, side)
+        items.append((TAB_LABELS[side], fence(extract(p, region, book), lang)))
+    return tabs(items)
+
+
+def side_output(book: Book, exp_id: str, side: str) -> str:
+    e = outputs.entry(book, exp_id)
+    outcome = e.json("outcome.json")
+    if side not in outcome:
+        raise BookError(f"实验 {exp_id} 没有 {side} 侧")
+    status = outcome[side]["actual"]["status"]
+    if status == "compile_error":
+        return fence(e.read(f"{side}.diagnostics.txt"), "text")
+    if status in ("panic", "exception", "error"):
+        parts = []
+        if e.has(f"{side}.txt") or e.has(f"{side}.json"):
+            parts.append(e.side_output(side)[0])
+        parts.append(e.read(f"{side}.stderr.txt"))
+        return fence("".join(parts), "text")
+    text, lang = e.side_output(side)
+    return fence(text, lang)
+
+
+def outputs_tabs(book: Book, exp_id: str) -> str:
+    e = outputs.entry(book, exp_id)
+    outcome = e.json("outcome.json")
+    items = [(TAB_LABELS[s], side_output(book, exp_id, s)) for s in ("python", "burn") if s in outcome]
+    return tabs(items)
+
+
+def compare_output(book: Book, exp_id: str, mutated: bool = False) -> str:
+    e = outputs.entry(book, exp_id)
+    outcome = e.json("outcome.json")
+    key = "mutation" if mutated else "compare"
+    if key not in outcome:
+        raise BookError(f"实验 {exp_id} 没有{'变异检查' if mutated else '比较'}")
+    text = e.read("mutation.txt" if mutated else "compare.txt")
+    code_ = outcome[key]["exit_code"]
+    return fence(f"{text.rstrip()}\n$ echo $?\n{code_}\n", "text")
+
+
+def compare_table(book: Book, exp_id: str) -> str:
+    e = outputs.entry(book, exp_id)
+    report = e.json("compare.json")
+    rows = ["| 字段 | 个数 | 最大 \\|diff\\| | 最大 ulp |", "|---|---:|---:|---:|"]
+    for r in report["fields"]:
+        ulp = r["max_ulps"]
+        rows.append(f"| `{r['field']}` | {r['n']} | {r['max_diff']:.2e} | {ulp} |")
+    verdict = "OK" if report["ok"] else "MISMATCH"
+    rows.append(f"| **最大** | | **{report['worst']:.2e}**（`{report['worst_field']}`） | |")
+    return "\n".join(rows) + f"\n\n容差 {report['tol']:.0e}，结论 **{verdict}**。\n"
+
+
+def value(book: Book, exp_id: str, path: str, fmt: str | None = None) -> str:
+    v = outputs.entry(book, exp_id).field(path)
+    if fmt:
+        try:
+            return html.escape(format(v, fmt))
+        except (TypeError, ValueError):
+            raise BookError(f"实验 {exp_id} 的 {path} = {v!r} 不能按格式 {fmt!r} 输出") from None
+    if isinstance(v, (list, dict)) or isinstance(v, str):
+        text = ", ".join(map(str, v)) if isinstance(v, list) else str(v)
+        return f"<code>{html.escape(text)}</code>"
+    return html.escape(repr(v) if isinstance(v, float) else str(v))
+
+
+def version_line(book: Book, *exp_ids: str) -> str:
+    if not exp_ids:
+        raise BookError("version_line 至少要一个实验 id")
+    provs = [(i, outputs.entry(book, i).json("provenance.json")) for i in exp_ids]
+
+    def one(key):
+        vals = sorted({str(p[key]) for _, p in provs if p.get(key)})
+        return " / ".join(vals) if vals else None
+
+    parts = []
+    if one("torch"):
+        parts.append(f"PyTorch {one('torch')}（CPU）")
+    if one("burn"):
+        feats = []
+        for i, p in provs:
+            if p.get("features_requested") is not None:
+                f = "features：" + ", ".join(p["features_requested"]) + f"；{p['profile']}"
+                if f not in feats:
+                    feats.append(f)
+        parts.append(f"burn {one('burn')}（Flex；" + " 或 ".join(feats) + "）")
+        parts.append(f"rustc {one('rustc').split(' ')[0]}")
+    if one("python"):
+        parts.append(f"Python {one('python')}")
+    parts.append(one("platform"))
+    body = html.escape(" · ".join(p for p in parts if p))
+    return f'<p class="version-line">版本：{body}</p>\n'
+
+
+def src(book: Book, path: str, symbol: str, text: str | None = None) -> str:
+    s = sources.link(book, path, symbol)
+    label = text or symbol
+    return f"[`{label}`]({s['url']} \"{s['repo_path']} L{s['start']}–L{s['end']}\")"

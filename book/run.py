@@ -1,0 +1,174 @@
+"""Stage 2: run one experiment's sides for real and collect what they printed."""
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import normalize
+from .discover import Experiment
+from .paths import Book
+
+# cargo locks its target dir anyway; one build at a time keeps its output readable.
+CARGO_LOCK = threading.Lock()
+BUILD_TIMEOUT = 3600
+BURN_CRATES = ("burn", "burn-flex")
+
+
+@dataclass
+class Proc:
+    status: str  # ok | exit | timeout
+    code: int | None
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+def _run(cmd, cwd, env, timeout) -> Proc:
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+        status = "ok" if p.returncode == 0 else "exit"
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)  # the whole group: cargo run, torch workers...
+        out, err = p.communicate()
+        status = "timeout"
+    return Proc(status, p.returncode if status != "timeout" else None,
+                out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
+                time.monotonic() - t0)
+
+
+def base_env(book: Book) -> dict:
+    env = {k: os.environ[k] for k in ("PATH", "HOME", "CARGO_HOME", "RUSTUP_HOME",
+                                      "RUSTUP_TOOLCHAIN") if k in os.environ}
+    env.update(LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHONHASHSEED="0", RUST_BACKTRACE="0",
+               CARGO_TERM_COLOR="never", CARGO_TARGET_DIR=str(book.target),
+               PYTHONDONTWRITEBYTECODE="1")
+    return env
+
+
+def python_exception(stderr: str) -> str | None:
+    """The exception type from the last line of a traceback ("ValueError: ...")."""
+    if "Traceback (most recent call last)" not in stderr:
+        return None
+    for line in reversed(stderr.strip().split("\n")):
+        if line and not line.startswith((" ", "\t")):
+            name = line.split(":", 1)[0].strip()
+            return name.rsplit(".", 1)[-1] if name else None
+    return None
+
+
+def panic_message(stderr: str) -> str | None:
+    """The text of a Rust panic, without the location line and the backtrace note."""
+    lines = stderr.split("\n")
+    for i, line in enumerate(lines):
+        if "panicked at " in line:
+            msg = []
+            for rest in lines[i + 1:]:
+                if rest.startswith("note: run with `RUST_BACKTRACE"):
+                    break
+                msg.append(rest)
+            return "\n".join(msg).strip()
+    return None
+
+
+@dataclass
+class Side:
+    status: str  # ok | exception | compile_error | panic | timeout | error
+    stdout: str = ""
+    stderr: str = ""
+    detail: dict = field(default_factory=dict)
+    seconds: dict = field(default_factory=dict)
+
+
+def run_python(exp: Experiment, book: Book, scratch: Path) -> Side:
+    p = _run([book.python, "-I", str(exp.script)], scratch, base_env(book), exp.timeout)
+    side = Side("ok", p.stdout, p.stderr, {"exit_code": p.code}, {"run": p.seconds})
+    if p.status == "timeout":
+        side.status = "timeout"
+    elif p.status != "ok":
+        exc = python_exception(p.stderr)
+        side.status = "exception" if exc else "error"
+        side.detail["exception"] = exc
+    return side
+
+
+@dataclass
+class Build:
+    ok: bool
+    codes: list
+    diagnostics: str
+    features: dict
+    versions: dict
+    executable: str | None
+    seconds: float
+    log: str
+
+
+def cargo_build(exp: Experiment, book: Book) -> Build:
+    cmd = ["cargo", "build", "-p", exp.burn["crate"], "--locked", "--message-format=json"]
+    if exp.burn["profile"] == "release":
+        cmd.append("--release")
+    with CARGO_LOCK:
+        p = _run(cmd, book.root, base_env(book), BUILD_TIMEOUT)
+    crate_dir = str((book.crates / exp.burn["crate"]).resolve())
+    codes, rendered, features, versions, exe = [], [], {}, {}, None
+    for line in p.stdout.splitlines():
+        msg = normalize.parse_json(line)
+        if not isinstance(msg, dict):
+            continue
+        reason = msg.get("reason")
+        pkg = msg.get("package_id", "")
+        if reason == "compiler-message" and crate_dir in msg.get("manifest_path", ""):
+            m = msg["message"]
+            if m.get("level") in ("error", "warning") and m.get("rendered"):
+                rendered.append(m["rendered"])
+            if m.get("level") == "error" and m.get("code"):
+                codes.append(m["code"]["code"])
+        elif reason == "compiler-artifact":
+            name = msg.get("target", {}).get("name", "").replace("_", "-")
+            if name in BURN_CRATES and "#" in pkg:
+                features[name] = sorted(msg.get("features", []))
+                versions[name] = pkg.rsplit("@", 1)[-1]
+            if msg.get("executable") and crate_dir in msg.get("manifest_path", ""):
+                exe = msg["executable"]
+    ok = p.status == "ok" and exe is not None
+    return Build(ok, sorted(set(codes)), "".join(rendered), features, versions, exe, p.seconds,
+                 normalize.drop_cargo_status(p.stderr))
+
+
+def run_burn(exp: Experiment, book: Book, scratch: Path) -> tuple[Side, Build]:
+    b = cargo_build(exp, book)
+    if not b.ok:
+        status = "compile_error" if b.codes or b.diagnostics else "error"
+        side = Side(status, "", b.diagnostics or b.log, {"codes": b.codes}, {"build": b.seconds})
+        return side, b
+    p = _run([b.executable], scratch, base_env(book), exp.timeout)
+    side = Side("ok", p.stdout, p.stderr, {"exit_code": p.code},
+                {"build": b.seconds, "run": p.seconds})
+    if p.status == "timeout":
+        side.status = "timeout"
+    elif p.status != "ok":
+        msg = panic_message(p.stderr)
+        side.status = "panic" if msg is not None else "error"
+        side.detail["panic"] = msg
+    return side, b
+
+
+def run_compare_cli(book: Book, a, b, tol, fields) -> tuple[str, int]:
+    """Run experiments/compare.py as a reader would, for its real text and exit code."""
+    with tempfile.TemporaryDirectory(prefix="book-cmp-") as d:
+        pa, pb = Path(d) / "pt.json", Path(d) / "burn.json"
+        pa.write_text(json.dumps(a), encoding="utf-8")
+        pb.write_text(json.dumps(b), encoding="utf-8")
+        cmd = [book.python, "-I", str(book.compare_script), str(pa), str(pb), repr(tol)]
+        if fields:
+            cmd += ["--fields", ",".join(fields)]
+        p = _run(cmd, d, base_env(book), 60)
+    return p.stdout + p.stderr, p.code if p.code is not None else -1

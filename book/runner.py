@@ -1,0 +1,251 @@
+"""Run every stale experiment (in parallel), check its contract, store it atomically."""
+import copy
+import importlib.util
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from datetime import datetime, timezone
+from functools import lru_cache
+from pathlib import Path
+
+from . import cache, contract, normalize
+from .discover import Experiment, discover
+from .errors import BookError
+from .paths import Book
+from .run import Side, run_burn, run_compare_cli, run_python
+
+
+def load_compare(book: Book):
+    spec = importlib.util.spec_from_file_location("book_compare", book.compare_script)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@lru_cache(maxsize=None)
+def python_packages(python: str) -> dict:
+    code = ("import importlib.metadata as m, json\n"
+            "v = {}\n"
+            "for p in ('torch', 'numpy'):\n"
+            "    try: v[p] = m.version(p)\n"
+            "    except m.PackageNotFoundError: pass\n"
+            "print(json.dumps(v))")
+    try:
+        out = subprocess.run([python, "-I", "-c", code], capture_output=True, text=True, check=True)
+        return json.loads(out.stdout)
+    except (OSError, subprocess.CalledProcessError, ValueError):
+        return {}
+
+
+def _side_files(prefix: str, side: Side, book: Book, volatile_keys: list):
+    """Normalised files for one side, the parsed JSON (or None) and its volatile fields."""
+    files, vol = {}, {}
+    data = normalize.parse_json(side.stdout) if side.stdout.strip() else None
+    if isinstance(data, dict):
+        for k in volatile_keys:
+            if k in data:
+                vol[k] = data.pop(k)
+        files[f"{prefix}.json"] = normalize.dump_json(data)
+    elif side.stdout.strip():
+        files[f"{prefix}.txt"] = normalize.text(side.stdout, book.root)
+    if side.stderr.strip():
+        name = "diagnostics" if side.status == "compile_error" else "stderr"
+        files[f"{prefix}.{name}.txt"] = normalize.text(side.stderr, book.root)
+    return files, data, vol
+
+
+def _actual(side: Side, book: Book) -> dict:
+    a = {"status": side.status}
+    for k in ("exception", "codes", "exit_code"):
+        if side.detail.get(k) is not None:
+            a[k] = side.detail[k]
+    if side.detail.get("panic") is not None:
+        a["panic"] = normalize.text(side.detail["panic"], book.root).rstrip("\n")
+    return a
+
+
+def run_experiment(exp: Experiment, book: Book) -> dict:
+    """Run both sides for real. Returns the entry's files, its outcome and volatile data."""
+    files, outcome, volatile = {}, {}, {"seconds": {}}
+    provenance = {"platform": f"{platform.system().lower()}-{platform.machine()}"}
+    outputs = {}
+    with tempfile.TemporaryDirectory(prefix=f"book-{exp.id}-") as scratch:
+        scratch = Path(scratch)
+        if exp.python:
+            (scratch / "py").mkdir()
+            side = run_python(exp, book, scratch / "py")
+            f, outputs["python"], vol = _side_files("python", side, book, exp.volatile)
+            files.update(f)
+            volatile["python"] = vol
+            volatile["seconds"]["python"] = side.seconds
+            outcome["python"] = {"expected": exp.python["expect"], "actual": _actual(side, book)}
+            pk = python_packages(book.python)
+            provenance.update(python=cache.toolchain(book.python)["python"], **pk)
+        if exp.burn:
+            (scratch / "burn").mkdir()
+            side, build = run_burn(exp, book, scratch / "burn")
+            f, outputs["burn"], vol = _side_files("burn", side, book, exp.volatile)
+            files.update(f)
+            volatile["burn"] = vol
+            volatile["seconds"]["burn"] = side.seconds
+            outcome["burn"] = {"expected": exp.burn["expect"], "actual": _actual(side, book)}
+            provenance.update(
+                rustc=cache.toolchain(book.python)["rustc"],
+                profile=exp.burn["profile"],
+                burn=build.versions.get("burn"),
+                burn_features=build.features.get("burn"),
+                flex_features=build.features.get("burn-flex"),
+                features_requested=exp.burn["features"],
+            )
+    if exp.compare:
+        outcome["compare"] = _compare(exp, book, outputs, files)
+        if exp.mutation and not outcome["compare"].get("error"):
+            outcome["mutation"] = _mutate(exp, book, outputs, files)
+    files["outcome.json"] = normalize.dump_json(outcome)
+    files["provenance.json"] = normalize.dump_json(provenance)
+    return {"files": files, "outcome": outcome, "volatile": volatile}
+
+
+def _compare(exp: Experiment, book: Book, outputs: dict, files: dict) -> dict:
+    c = exp.compare
+    res = {"expected": c["expect"], "tol": c["tol"], "why": c["why"]}
+    a, b = outputs.get("python"), outputs.get("burn")
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        res["error"] = "两侧的标准输出必须都是 JSON 对象"
+        return res
+    report = load_compare(book).compare(a, b, c["tol"], c["fields"])
+    text, code = run_compare_cli(book, a, b, c["tol"], c["fields"])
+    files["compare.txt"] = text
+    files["compare.json"] = normalize.dump_json(report)
+    errors = [f"{r['field']}: {r['error']}" for r in report["fields"] if r["error"]]
+    res.update(ok=report["ok"], worst=report["worst"], worst_field=report["worst_field"],
+               exit_code=code, first_error=errors[0] if errors else None)
+    return res
+
+
+def _mutate(exp: Experiment, book: Book, outputs: dict, files: dict) -> dict:
+    """Perturb one number of a copy of the PyTorch output: the comparator must bite."""
+    m = exp.mutation
+    cmp = load_compare(book)
+    a = copy.deepcopy(outputs["python"])
+    try:
+        values = cmp._get(a, m["field"])
+        flat = values if isinstance(values, list) else None
+        if flat is None or not flat or isinstance(flat[0], list):
+            raise KeyError(m["field"])
+        flat[m["index"]] += m["delta"]
+    except (KeyError, IndexError):
+        raise BookError(f"实验 {exp.id}：mutation.field {m['field']}[{m['index']}] "
+                        "不是 PyTorch 输出里的一维数字列表") from None
+    text, code = run_compare_cli(book, a, outputs["burn"], exp.compare["tol"],
+                                 exp.compare["fields"])
+    files["mutation.txt"] = text
+    return dict(m, exit_code=code, text=text.strip().splitlines()[-1] if text.strip() else "")
+
+
+def _verdict(outcome: dict) -> str:
+    parts = []
+    for name in ("python", "burn"):
+        if name in outcome:
+            parts.append(f"{name} {outcome[name]['actual']['status']}")
+    if "compare" in outcome and "ok" in outcome["compare"]:
+        c = outcome["compare"]
+        parts.append(f"compare {'OK' if c['ok'] else 'MISMATCH'} {c['worst']:.2e}")
+    return ", ".join(parts)
+
+
+def _one(exp: Experiment, book: Book, current_inputs: dict) -> tuple[str, list, str, float]:
+    t0 = time.monotonic()
+    result = run_experiment(exp, book)
+    problems = contract.check(exp, result["outcome"])
+    files = dict(result["files"])
+    files[cache.KEY_FILE] = normalize.dump_json(current_inputs)
+    volatile = dict(result["volatile"], ran_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                    cores=os.cpu_count())
+    files["volatile.json"] = normalize.dump_json(volatile)
+    if problems:
+        # Never cache a broken promise: keep it aside for the author to read.
+        cache.write_entry(book, exp.id, files, book.outputs / ".failed" / exp.id)
+    else:
+        cache.write_entry(book, exp.id, files)
+    return exp.id, problems, _verdict(result["outcome"]), time.monotonic() - t0
+
+
+def build(book: Book, only: list[str] | None = None, jobs: int | None = None,
+          log=print, force: bool = False) -> list[str]:
+    """Rerun every stale experiment. Returns the contract problems (empty when all hold)."""
+    exps = discover(book)
+    if only:
+        unknown = set(only) - {e.id for e in exps}
+        if unknown:
+            raise BookError(f"没有这些实验：{sorted(unknown)}")
+        exps = [e for e in exps if e.id in only]
+    problems, t0 = [], time.monotonic()
+    with cache.build_lock(book):
+        todo = []
+        for e in exps:
+            cur = cache.inputs(e, book)
+            reason = "强制重跑" if force else cache.stale_reason(e, book, cur)
+            if reason is None:
+                log(f"  cached   {e.id}")
+            else:
+                todo.append((e, cur, reason))
+        jobs = jobs or os.cpu_count() or 1
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            futs = {pool.submit(_one, e, book, cur): (e, reason) for e, cur, reason in todo}
+            for fut in as_completed(futs):
+                e, reason = futs[fut]
+                try:
+                    exp_id, probs, verdict, secs = fut.result()
+                except BookError as err:
+                    exp_id, probs, verdict, secs = e.id, [str(err)], "error", 0.0
+                state = "FAILED" if probs else "ran"
+                log(f"  {state:8} {exp_id:28} {secs:7.1f}s  {verdict}  （{reason}）")
+                problems += probs
+    log(f"实验 {len(exps)} 个：重跑 {len(todo)}，缓存命中 {len(exps) - len(todo)}，"
+        f"契约失败 {len(problems)}；用时 {time.monotonic() - t0:.1f}s")
+    return problems
+
+
+def check(book: Book) -> list[str]:
+    """Without running anything: every committed entry is fresh and keeps its contract."""
+    problems = []
+    for e in discover(book):
+        reason = cache.stale_reason(e, book)
+        if reason:
+            problems.append(f"实验 {e.id}：build_outputs/{e.id} 过期（{reason}）；运行 make site 重新生成")
+            continue
+        outcome = json.loads((cache.entry_dir(book, e.id) / "outcome.json").read_text("utf-8"))
+        problems += contract.check(e, outcome)
+    return problems
+
+
+def main(argv=None):
+    import argparse
+    ap = argparse.ArgumentParser(prog="python -m book.runner")
+    ap.add_argument("command", choices=["build", "check"])
+    ap.add_argument("ids", nargs="*")
+    ap.add_argument("--force", action="store_true")
+    ap.add_argument("-j", "--jobs", type=int)
+    args = ap.parse_args(argv)
+    book = Book()
+    try:
+        if args.command == "build":
+            problems = build(book, args.ids or None, args.jobs, force=args.force)
+        else:
+            problems = check(book)
+    except BookError as e:
+        print(f"错误：{e}", file=sys.stderr)
+        return 2
+    for p in problems:
+        print(f"错误：{p}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

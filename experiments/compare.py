@@ -1,0 +1,176 @@
+"""Compare two experiment outputs (JSON), field by field.
+
+    python experiments/compare.py A.json B.json [TOL] [--fields a,b.c]
+
+Prints, per leaf field, the count of numbers and the max |diff|, then the worst diff and
+the tolerance, and OK or MISMATCH. Exit code 0 on OK, 1 on MISMATCH, 2 on bad usage.
+Floats match within the absolute tolerance; integers, strings, shapes and dtypes
+(int vs float) must be exactly equal.
+"""
+import json
+import math
+import struct
+import sys
+
+DEFAULT_TOL = 1e-6
+
+
+def _f32_bits(x):
+    # Ordered integer for the f32 nearest to x, so that neighbouring f32s differ by 1.
+    (i,) = struct.unpack("<i", struct.pack("<f", x))
+    return i if i >= 0 else -(i & 0x7FFFFFFF)
+
+
+def ulps(x, y):
+    if math.isnan(x) or math.isnan(y):
+        return 0 if math.isnan(x) and math.isnan(y) else math.inf
+    try:
+        return abs(_f32_bits(x) - _f32_bits(y))
+    except OverflowError:  # outside the f32 range: no meaningful ulp count
+        return math.inf
+
+
+def _shape(x):
+    if isinstance(x, list):
+        inner = {_shape(v) for v in x}
+        if len(inner) > 1:
+            return ("ragged",)
+        return (len(x),) + (inner.pop() if inner else ())
+    return ()
+
+
+def _flat(x):
+    if isinstance(x, list):
+        for v in x:
+            yield from _flat(v)
+    else:
+        yield x
+
+
+def _kind(v):
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, float):
+        return "float"
+    if isinstance(v, str):
+        return "str"
+    if v is None:
+        return "null"
+    return type(v).__name__
+
+
+def _leaves(x, path):
+    if isinstance(x, dict):
+        for k in sorted(x):
+            yield from _leaves(x[k], f"{path}.{k}" if path else k)
+    else:
+        yield path, x
+
+
+def _get(x, path):
+    # Dotted paths, but keys may contain dots themselves ("fc1.weight"): try longest keys first.
+    if path == "":
+        return x
+    if isinstance(x, dict):
+        parts = path.split(".")
+        for i in range(len(parts), 0, -1):
+            key = ".".join(parts[:i])
+            if key in x:
+                return _get(x[key], ".".join(parts[i:]))
+    raise KeyError(path)
+
+
+def compare_field(path, x, y):
+    """One leaf field: returns a dict with n, max_diff, max_ulps and an error (or None)."""
+    row = {"field": path, "n": 0, "max_diff": 0.0, "max_ulps": 0, "error": None}
+    if _shape(x) != _shape(y):
+        row["error"] = f"shape {list(_shape(x))} != {list(_shape(y))}"
+        return row
+    fx, fy = list(_flat(x)), list(_flat(y))
+    row["n"] = len(fx)
+    for i, (p, q) in enumerate(zip(fx, fy)):
+        kp, kq = _kind(p), _kind(q)
+        if kp != kq:
+            row["error"] = f"dtype {kp} != {kq} at [{i}]"
+            return row
+        if kp == "float":
+            d = 0.0 if (math.isnan(p) and math.isnan(q)) or p == q else abs(p - q)
+            if math.isnan(d):
+                d = math.inf
+            if d > row["max_diff"]:
+                row["max_diff"], row["at"], row["a"], row["b"] = d, i, p, q
+            row["max_ulps"] = max(row["max_ulps"], ulps(p, q))
+        elif p != q:
+            row["error"] = f"value {p!r} != {q!r} at [{i}]"
+            return row
+    return row
+
+
+def compare(a, b, tol=DEFAULT_TOL, fields=None):
+    """Walk both outputs; fields limits the walk to these (dotted) paths."""
+    rows = []
+    roots = fields if fields else [""]
+    for root in roots:
+        try:
+            xa = _get(a, root)
+        except KeyError:
+            rows.append({"field": root, "n": 0, "max_diff": 0.0, "max_ulps": 0,
+                         "error": "missing in A"})
+            continue
+        for path, x in _leaves(xa, root):
+            try:
+                y = _get(b, path)
+            except KeyError:
+                rows.append({"field": path, "n": 0, "max_diff": 0.0, "max_ulps": 0,
+                             "error": "missing in B"})
+                continue
+            rows.append(compare_field(path, x, y))
+    worst = max(rows, key=lambda r: r["max_diff"], default=None)
+    ok = bool(rows) and all(r["error"] is None for r in rows) and (
+        worst is None or worst["max_diff"] <= tol)
+    return {
+        "fields": rows,
+        "worst": worst["max_diff"] if worst else 0.0,
+        "worst_field": worst["field"] if worst else None,
+        "tol": tol,
+        "ok": ok,
+    }
+
+
+def format_report(report):
+    width = max([24] + [len(r["field"]) for r in report["fields"]])
+    lines = []
+    for r in report["fields"]:
+        line = f"{r['field']:{width}} n={r['n']:3}  max|diff|={r['max_diff']:.2e}"
+        if r["error"]:
+            line += f"  {r['error']}"
+        lines.append(line)
+    verdict = "OK" if report["ok"] else "MISMATCH"
+    lines.append(f"worst={report['worst']:.2e} tol={report['tol']:.0e} {verdict}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv):
+    fields = None
+    args = []
+    it = iter(argv)
+    for arg in it:
+        if arg == "--fields":
+            fields = [f for f in next(it, "").split(",") if f]
+        else:
+            args.append(arg)
+    if len(args) not in (2, 3):
+        sys.stderr.write(__doc__)
+        return 2
+    with open(args[0], encoding="utf-8") as fa, open(args[1], encoding="utf-8") as fb:
+        a, b = json.load(fa), json.load(fb)
+    tol = float(args[2]) if len(args) == 3 else DEFAULT_TOL
+    report = compare(a, b, tol, fields)
+    sys.stdout.write(format_report(report))
+    return 0 if report["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

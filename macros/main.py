@@ -1,0 +1,31 @@
+"""The Jinja macros of the book (mkdocs-macros). Each one only renders cached outputs."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from book import render  # noqa: E402
+from book.errors import BookError  # noqa: E402
+from book.paths import Book  # noqa: E402
+
+
+def define_env(env):
+    book = Book(Path(env.conf["config_file_path"]).parent)
+
+    def page_name():
+        page = getattr(env, "page", None)
+        return page.file.src_path if page else "?"
+
+    def macro(fn):
+        def wrapped(*args, **kwargs):
+            try:
+                return fn(book, *args, **kwargs)
+            except BookError as e:
+                raise BookError(f"页面 {page_name()}：{fn.__name__}{args!r}：{e}") from None
+        wrapped.__name__ = fn.__name__
+        env.macro(wrapped)
+
+    for fn in (render.code, render.pair, render.side_output, render.outputs_tabs,
+               render.compare_output, render.compare_table, render.value,
+               render.version_line, render.src):
+        macro(fn)
