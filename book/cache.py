@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import subprocess
+import tomllib
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -14,7 +15,7 @@ from .errors import BookError
 from .paths import Book
 
 # Bump when the engine changes what it writes into an entry: every entry goes stale.
-ENGINE_VERSION = "1"
+ENGINE_VERSION = "2"
 KEY_FILE = "inputs.json"
 SKIP_DIRS = {"target", "__pycache__", ".git"}
 
@@ -46,19 +47,54 @@ def _files(path: Path):
             yield p
 
 
+def locked_deps(book: Book, crate: str) -> list[str]:
+    """The Cargo.lock packages a crate depends on, transitively: "name version checksum".
+
+    Keying on this slice, not the whole file, means adding another experiment's crate
+    (which rewrites Cargo.lock) does not make every experiment stale.
+    """
+    lock = tomllib.loads(book.cargo_lock.read_text(encoding="utf-8"))
+    by_name = {}
+    for p in lock.get("package", []):
+        by_name.setdefault(p["name"], []).append(p)
+
+    def pick(dep: str):
+        name, *rest = dep.split(" ")
+        cands = by_name.get(name, [])
+        if rest:
+            cands = [p for p in cands if p["version"] == rest[0]]
+        return cands[0] if cands else None
+
+    root = pick(crate)
+    if root is None:
+        raise BookError(f"Cargo.lock 里没有 crate {crate}：先运行 cargo generate-lockfile 或 make site")
+    seen, todo = {}, [root]
+    while todo:
+        p = todo.pop()
+        key = f"{p['name']} {p['version']}"
+        if key in seen:
+            continue
+        seen[key] = p.get("checksum", "local")
+        todo += [d for d in map(pick, p.get("dependencies", [])) if d]
+    seen.pop(f"{root['name']} {root['version']}")
+    return sorted(f"{k} {v}" for k, v in seen.items())
+
+
 def inputs(exp: Experiment, book: Book) -> dict:
     """Every input of an experiment, each with its content hash."""
     paths = [exp.manifest, book.compare_script]
     if exp.python:
         paths.append(exp.script)
     if exp.burn:
-        paths += [exp.crate_dir(book), book.root / "Cargo.toml", book.cargo_lock]
+        paths += [exp.crate_dir(book), book.root / "Cargo.toml"]
     if exp.python:
         paths.append(book.pins)
     files = {}
     for path in paths:
         for f in _files(path):
             files[f.relative_to(book.root).as_posix()] = sha(f.read_bytes())
+    if exp.burn:
+        files["Cargo.lock#" + exp.burn["crate"]] = sha("\n".join(locked_deps(book, exp.burn["crate"])).encode())
     tools = dict(toolchain(book.python), engine=ENGINE_VERSION)
     if not exp.burn:
         tools.pop("rustc"), tools.pop("cargo")

@@ -54,6 +54,10 @@ def check(exp: Experiment, outcome: dict) -> list[str]:
         if not side_holds(side["expected"], side["actual"]):
             problems.append(f"{where}：{label}期望{describe(side['expected'])}，"
                             f"实际{describe_actual(side['actual'])}")
+    feats = (outcome.get("burn") or {}).get("features")
+    if feats and feats["compiled"] != feats["expected"]:
+        problems.append(f"{where}：burn 实际编译的 features {feats['compiled']} 与 Cargo.toml 要求的 "
+                        f"{feats['expected']} 不同：有 feature 从别的 crate 漏了进来（cargo 的 feature 合并）")
     cmp = outcome.get("compare")
     if cmp is not None:
         if cmp.get("error"):

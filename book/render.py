@@ -144,6 +144,14 @@ def value(book: Book, exp_id: str, path: str, fmt: str | None = None) -> str:
     return html.escape(repr(v) if isinstance(v, float) else str(v))
 
 
+def num(book: Book, exp_id: str, path: str):
+    """The raw value, for arithmetic in a page: {{ "%.1e" | format(num(a, p) - num(b, q)) }}."""
+    v = outputs.entry(book, exp_id).field(path)
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        raise BookError(f"实验 {exp_id} 的 {path} 不是数：{v!r}")
+    return v
+
+
 def version_line(book: Book, *exp_ids: str) -> str:
     if not exp_ids:
         raise BookError("version_line 至少要一个实验 id")

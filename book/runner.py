@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
-from . import cache, contract, normalize
+from . import cache, contract, normalize, sources
 from .discover import Experiment, discover
 from .errors import BookError
 from .paths import Book
@@ -94,6 +94,11 @@ def run_experiment(exp: Experiment, book: Book) -> dict:
             volatile["burn"] = vol
             volatile["seconds"]["burn"] = side.seconds
             outcome["burn"] = {"expected": exp.burn["expect"], "actual": _actual(side, book)}
+            if build.features.get("burn") is not None:
+                outcome["burn"]["features"] = {
+                    "compiled": build.features["burn"],
+                    "expected": sources.feature_closure(exp.burn["features"], build.versions["burn"]),
+                }
             provenance.update(
                 rustc=cache.toolchain(book.python)["rustc"],
                 profile=exp.burn["profile"],

@@ -38,6 +38,24 @@ def crate_dir(crate: str, version: str) -> Path:
                     f"{crate}-{version}）；先运行 make site 或 cargo fetch")
 
 
+def feature_closure(requested: list[str], version: str) -> list[str]:
+    """The features of the burn crate that `requested` turns on, read from its Cargo.toml.
+
+    Only burn's own features and optional deps named bare count ("x/y", "x?/y" and "dep:x"
+    configure other crates); cargo reports exactly this set for a build of burn.
+    """
+    table = tomllib.loads((crate_dir("burn", version) / "Cargo.toml").read_text("utf-8"))
+    feats = table.get("features", {})
+    seen, todo = set(), list(requested)
+    while todo:
+        f = todo.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        todo += [x for x in feats.get(f, []) if "/" not in x and not x.startswith("dep:")]
+    return sorted(seen)
+
+
 def path_in_vcs(d: Path) -> str:
     info = d / ".cargo_vcs_info.json"
     try:

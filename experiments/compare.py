@@ -30,6 +30,14 @@ def ulps(x, y):
         return math.inf
 
 
+def f32_spacing(x):
+    """The gap between the f32 nearest to |x| and the next f32 up: one ulp there."""
+    (i,) = struct.unpack("<I", struct.pack("<f", abs(x)))
+    (nxt,) = struct.unpack("<f", struct.pack("<I", i + 1))
+    (cur,) = struct.unpack("<f", struct.pack("<I", i))
+    return nxt - cur
+
+
 def _shape(x):
     if isinstance(x, list):
         inner = {_shape(v) for v in x}
@@ -96,12 +104,17 @@ def compare_field(path, x, y):
             row["error"] = f"dtype {kp} != {kq} at [{i}]"
             return row
         if kp == "float":
+            row["max_abs"] = max(row.get("max_abs", 0.0), abs(p))
             d = 0.0 if (math.isnan(p) and math.isnan(q)) or p == q else abs(p - q)
             if math.isnan(d):
                 d = math.inf
             if d > row["max_diff"]:
                 row["max_diff"], row["at"], row["a"], row["b"] = d, i, p, q
-            row["max_ulps"] = max(row["max_ulps"], ulps(p, q))
+            u = ulps(p, q)
+            if u > row["max_ulps"]:
+                row["max_ulps"] = u
+                row["ulps_at"] = {"index": i, "a": p, "b": q, "diff": abs(p - q),
+                                  "ulp": f32_spacing(p)}
         elif p != q:
             row["error"] = f"value {p!r} != {q!r} at [{i}]"
             return row
@@ -128,12 +141,15 @@ def compare(a, b, tol=DEFAULT_TOL, fields=None):
                 continue
             rows.append(compare_field(path, x, y))
     worst = max(rows, key=lambda r: r["max_diff"], default=None)
+    most_ulps = max(rows, key=lambda r: r["max_ulps"], default=None)
     ok = bool(rows) and all(r["error"] is None for r in rows) and (
         worst is None or worst["max_diff"] <= tol)
     return {
         "fields": rows,
         "worst": worst["max_diff"] if worst else 0.0,
         "worst_field": worst["field"] if worst else None,
+        "max_ulps": most_ulps["max_ulps"] if most_ulps else 0,
+        "max_ulps_field": most_ulps["field"] if most_ulps else None,
         "tol": tol,
         "ok": ok,
     }

@@ -1,0 +1,53 @@
+# 《Rust in Everything》PyTorch → burn 卷。见 README.md。
+SHELL := /bin/bash
+PY    := .venv/bin/python
+VENDOR := docs/assets/vendor/mermaid.min.js
+
+.PHONY: site test serve check outputs setup fetch bench clean
+
+## make site：准备环境，重跑输入变了的实验，构建 site/
+site: setup
+	$(PY) -m book.runner build
+	$(PY) -m mkdocs build --strict --quiet
+	@echo
+	@echo "构建完成：site/index.html"
+	@echo "阅读：make serve，然后打开 http://127.0.0.1:8000/"
+
+## make test：跑测试（会重跑 A1 等几个实验，与缓存逐字节比对）
+test: setup
+	$(PY) -m pytest -q tests
+
+## make serve：在本机 127.0.0.1:8000 上提供已构建的 site/
+serve:
+	@test -f site/index.html || { echo "还没有 site/：先运行 make site"; exit 1; }
+	$(PY) -m http.server 8000 --bind 127.0.0.1 --directory site
+
+## make check：不运行任何实验，只检查提交的输出是否过期、契约是否成立
+check: .venv/.stamp
+	$(PY) -m book.runner check
+
+outputs: setup
+	$(PY) -m book.runner build
+
+## make bench：计时（不是测试）
+bench: setup
+	$(PY) -m book.bench
+
+setup: .venv/.stamp $(VENDOR) fetch
+
+.venv/.stamp: requirements.lock
+	python3 -m venv .venv
+	.venv/bin/pip install --quiet -r requirements.lock
+	touch $@
+
+$(VENDOR): package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts --silent
+	mkdir -p $(dir $(VENDOR))
+	cp node_modules/mermaid/dist/mermaid.min.js $(VENDOR)
+
+# burn's sources: the source-link macro reads line numbers from cargo's copy.
+fetch:
+	cargo fetch --locked --quiet
+
+clean:
+	rm -rf site .bench

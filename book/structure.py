@@ -1,0 +1,62 @@
+"""The fixed page structures of BOOK.md, checked on each page's rendered Markdown."""
+import re
+
+PITFALL = ["PyTorch 的写法", "照搬到 burn", "现象", "原因", "改法", "怎么检查", "小结"]
+H2_RE = re.compile(r"^## +(.+?)\s*#*\s*$")
+FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
+
+
+def sections(markdown: str) -> list[tuple[str, str]]:
+    """(H2 title, body) pairs, skipping headings inside fenced code."""
+    out, title, body, fence = [], None, [], None
+    for line in markdown.split("\n"):
+        m = FENCE_RE.match(line)
+        if m:
+            mark = m.group(1)
+            if fence is None:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence) and line.strip() == mark:
+                fence = None
+        h = H2_RE.match(line) if fence is None else None
+        if h:
+            if title is not None or body:
+                out.append((title, "\n".join(body)))
+            title, body = h.group(1), []
+        else:
+            body.append(line)
+    out.append((title, "\n".join(body)))
+    return [(t, b) for t, b in out if t is not None]
+
+
+def check(kind: str | None, markdown: str) -> list[str]:
+    """What is missing or out of place; empty when the page keeps its structure."""
+    if kind is None:
+        return []
+    secs = sections(markdown)
+    titles = [t for t, _ in secs]
+    if kind == "pitfall":
+        if titles != PITFALL:
+            for i, want in enumerate(PITFALL):
+                got = titles[i] if i < len(titles) else None
+                if got != want:
+                    where = f"第 {i + 1} 个二级标题是 {got!r}" if got else f"只有 {len(titles)} 个二级标题"
+                    return [f"坑页的二级标题必须依次是 {' → '.join(PITFALL)}；{where}，应为 {want!r}"]
+            return [f"坑页的二级标题必须恰好是 {' → '.join(PITFALL)}；多出了 {titles[len(PITFALL):]}"]
+        return []
+    if kind == "content":
+        problems = []
+        if not titles or titles[0] != "主线位置":
+            problems.append(f"内容页的第一个二级标题必须是 '主线位置'，实际是 {titles[0] if titles else None!r}")
+        else:
+            first = secs[0][1]
+            if 'class="version-line"' not in first:
+                problems.append("'主线位置' 一节里缺版本行：用 {{ version_line(...) }} 生成，不要手写")
+            if not re.search(r"^\s*```+mermaid\s*$", first, re.M):
+                problems.append("'主线位置' 一节里缺一张 mermaid 图")
+        if len(titles) < 4 or titles[-2:] != ["对得上", "小结"]:
+            problems.append(f"内容页的最后两个二级标题必须是 '对得上' 和 '小结'，实际是 {titles[-2:]}")
+        for t in ("主线位置", "对得上", "小结"):
+            if titles.count(t) > 1:
+                problems.append(f"二级标题 {t!r} 出现了 {titles.count(t)} 次")
+        return problems
+    return [f"front matter 的 kind 只能是 content 或 pitfall，得到 {kind!r}"]
