@@ -1,6 +1,7 @@
 # 《Rust in Everything》PyTorch → burn 卷。见 README.md。
 SHELL := /bin/bash
 PY    := .venv/bin/python
+export NO_MKDOCS_2_WARNING := 1
 VENDOR := docs/assets/vendor/mermaid.min.js
 
 .PHONY: site test serve check outputs setup fetch bench clean

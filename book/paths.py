@@ -10,6 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 class Book:
     root: Path = ROOT
     python: str = field(default="")
+    outputs_dir: Path | None = None  # tests rerun experiments into a scratch cache
 
     def __post_init__(self):
         self.root = Path(self.root).resolve()
@@ -27,7 +28,7 @@ class Book:
 
     @property
     def outputs(self):
-        return self.root / "build_outputs"
+        return Path(self.outputs_dir) if self.outputs_dir else self.root / "build_outputs"
 
     @property
     def target(self):

@@ -138,10 +138,21 @@ def value(book: Book, exp_id: str, path: str, fmt: str | None = None) -> str:
             return html.escape(format(v, fmt))
         except (TypeError, ValueError):
             raise BookError(f"实验 {exp_id} 的 {path} = {v!r} 不能按格式 {fmt!r} 输出") from None
-    if isinstance(v, (list, dict)) or isinstance(v, str):
-        text = ", ".join(map(str, v)) if isinstance(v, list) else str(v)
-        return f"<code>{html.escape(text)}</code>"
+    if isinstance(v, bool):
+        return f"<code>{str(v).lower()}</code>"
+    if isinstance(v, list):
+        return f"<code>{html.escape(', '.join(map(str, v)))}</code>"
+    if isinstance(v, dict):
+        raise BookError(f"实验 {exp_id} 的 {path} 是一个映射，请指到具体字段")
     return html.escape(repr(v) if isinstance(v, float) else str(v))
+
+
+def claim(book: Book, exp_id: str, path: str, expected) -> str:
+    """Render a value the prose relies on, and stop the build the day it stops holding."""
+    v = outputs.entry(book, exp_id).field(path)
+    if v != expected:
+        raise BookError(f"正文声称实验 {exp_id} 的 {path} 是 {expected!r}，实际是 {v!r}：改正文或查实验")
+    return value(book, exp_id, path)
 
 
 def num(book: Book, exp_id: str, path: str):
@@ -166,12 +177,13 @@ def version_line(book: Book, *exp_ids: str) -> str:
         parts.append(f"PyTorch {one('torch')}（CPU）")
     if one("burn"):
         feats = []
-        for i, p in provs:
+        for _, p in provs:
             if p.get("features_requested") is not None:
-                f = "features：" + ", ".join(p["features_requested"]) + f"；{p['profile']}"
+                f = "[" + ", ".join(p["features_requested"]) + "]"
                 if f not in feats:
                     feats.append(f)
-        parts.append(f"burn {one('burn')}（Flex；" + " 或 ".join(feats) + "）")
+        parts.append(f"burn {one('burn')}（Device::flex()，{one('profile')}；features "
+                     + " 或 ".join(feats) + "）")
         parts.append(f"rustc {one('rustc').split(' ')[0]}")
     if one("python"):
         parts.append(f"Python {one('python')}")

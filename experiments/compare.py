@@ -150,6 +150,8 @@ def compare(a, b, tol=DEFAULT_TOL, fields=None):
         "worst_field": worst["field"] if worst else None,
         "max_ulps": most_ulps["max_ulps"] if most_ulps else 0,
         "max_ulps_field": most_ulps["field"] if most_ulps else None,
+        "max_ulps_at": dict(most_ulps.get("ulps_at", {}), field_max_abs=most_ulps.get("max_abs", 0.0))
+        if most_ulps else {},
         "tol": tol,
         "ok": ok,
     }

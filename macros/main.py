@@ -26,6 +26,6 @@ def define_env(env):
         env.macro(wrapped)
 
     for fn in (render.code, render.pair, render.side_output, render.outputs_tabs,
-               render.compare_output, render.compare_table, render.value, render.num,
+               render.compare_output, render.compare_table, render.value, render.num, render.claim,
                render.version_line, render.src):
         macro(fn)

@@ -13,8 +13,10 @@ IN, HID, OUT, BATCH = 4, 8, 3, 4
 
 # region: weights
 def weight(rows, cols, f):
-    # Element k (1-based, [out, in] order) is 0.5·f(k): a Python float (f64), rounded to f32 once.
-    return torch.tensor([[0.5 * f(r * cols + c + 1) for c in range(cols)] for r in range(rows)])
+    # Element k (1-based, [out, in] order) is 0.5·f(k),
+    # a Python float (f64) rounded to f32 once by torch.tensor.
+    return torch.tensor([[0.5 * f(r * cols + c + 1) for c in range(cols)]
+                         for r in range(rows)])
 
 
 def bias(n):
@@ -43,7 +45,8 @@ def params():
 
 
 # region: step
-x = torch.tensor([0.1 * (k + 1) - 0.5 for k in range(BATCH * IN)]).reshape(BATCH, IN)
+x = torch.tensor([0.1 * (k + 1) - 0.5 for k in range(BATCH * IN)])
+x = x.reshape(BATCH, IN)
 y = torch.tensor([b % OUT for b in range(BATCH)])
 loss_fn = nn.CrossEntropyLoss()
 optim = torch.optim.SGD(model.parameters(), lr=0.1)

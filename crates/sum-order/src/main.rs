@@ -17,6 +17,8 @@ fn main() {
         "loop_fwd": loop_fwd as f64,
         "loop_rev": loop_rev as f64,
         "f64_exact": f64_exact,
+        // Bit for bit, not within a tolerance: same order of additions or not.
+        "sum_is_loop_fwd": burn_sum.to_bits() == loop_fwd.to_bits(),
     });
     println!("{out}");
 }

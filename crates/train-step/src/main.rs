@@ -29,7 +29,9 @@ impl Mlp {
 /// Element k (1-based) of PyTorch's [out, in] weight is 0.5·f(k), computed in f64 and
 /// rounded to f32 once; burn's Linear stores [in, out], so transpose.
 fn weight(out: usize, inp: usize, f: fn(f64) -> f64, device: &Device) -> Tensor<2> {
-    let v: Vec<f32> = (0..out * inp).map(|k| (0.5 * f((k + 1) as f64)) as f32).collect();
+    let v: Vec<f32> = (0..out * inp)
+        .map(|k| (0.5 * f((k + 1) as f64)) as f32)
+        .collect();
     Tensor::<2>::from_data(TensorData::new(v, [out, inp]), device).transpose()
 }
 
@@ -71,7 +73,9 @@ fn main() {
         relu: Relu::new(),
         fc2: linear(OUT, HID, f64::cos, &device),
     };
-    let x: Vec<f32> = (0..BATCH * IN).map(|k| (0.1 * (k + 1) as f64 - 0.5) as f32).collect();
+    let x: Vec<f32> = (0..BATCH * IN)
+        .map(|k| (0.1 * (k + 1) as f64 - 0.5) as f32)
+        .collect();
     let x = Tensor::<2>::from_data(TensorData::new(x, [BATCH, IN]), &device);
     let y: Vec<i64> = (0..BATCH as i64).map(|b| b % OUT as i64).collect();
     let y = Tensor::<1, Int>::from_data(TensorData::new(y, [BATCH]), &device);
@@ -81,7 +85,9 @@ fn main() {
     let loss = loss_fn.forward(logits.clone(), y.clone());
     let grads = loss.backward();
     let g = |p: &Param<Tensor<2>>| nums(p.val().grad(&grads).unwrap().transpose());
-    let gb = |p: &Option<Param<Tensor<1>>>| nums(p.as_ref().unwrap().val().grad(&grads).unwrap());
+    let gb = |p: &Option<Param<Tensor<1>>>| {
+        nums(p.as_ref().unwrap().val().grad(&grads).unwrap())
+    };
     let grad_json = json!({
         "fc1.weight": g(&model.fc1.weight),
         "fc1.bias": gb(&model.fc1.bias),
