@@ -16,6 +16,7 @@ site: setup
 
 ## make test：跑测试（会重跑 A1 等几个实验，与缓存逐字节比对）
 test: setup
+	$(PY) -m book.runner check
 	$(PY) -m pytest -q tests
 
 ## make serve：在本机 127.0.0.1:8000 上提供已构建的 site/

@@ -80,6 +80,16 @@ def locked_deps(book: Book, crate: str) -> list[str]:
     return sorted(f"{k} {v}" for k, v in seen.items())
 
 
+def local_crates(book: Book) -> dict[str, Path]:
+    """Package name → directory, for the crates of this workspace."""
+    out = {}
+    for toml in sorted(book.crates.glob("*/Cargo.toml")):
+        name = tomllib.loads(toml.read_text(encoding="utf-8")).get("package", {}).get("name")
+        if name:
+            out[name] = toml.parent
+    return out
+
+
 def inputs(exp: Experiment, book: Book) -> dict:
     """Every input of an experiment, each with its content hash."""
     paths = [exp.manifest, book.compare_script]
@@ -87,6 +97,15 @@ def inputs(exp: Experiment, book: Book) -> dict:
         paths.append(exp.script)
     if exp.burn:
         paths += [exp.crate_dir(book), book.root / "Cargo.toml"]
+        # Settings that change what cargo builds, when the project has them.
+        paths += [p for p in (book.root / ".cargo" / "config.toml", book.root / "rust-toolchain.toml",
+                              book.root / "rust-toolchain") if p.is_file()]
+        # Path dependencies have no checksum in Cargo.lock: hash their sources instead.
+        local = local_crates(book)
+        for dep in locked_deps(book, exp.burn["crate"]):
+            name, _, checksum = dep.split(" ")
+            if checksum == "local" and name in local:
+                paths.append(local[name])
     if exp.python:
         paths.append(book.pins)
     files = {}
@@ -131,13 +150,17 @@ def stale_reason(exp: Experiment, book: Book, current: dict | None = None) -> st
 
 def recover(book: Book):
     """Undo what an interrupted build left: half-written temp dirs and swapped-out entries."""
-    if not book.outputs.exists():
-        return
-    for p in book.outputs.iterdir():
+    for parent in (book.outputs, book.outputs / ".failed"):
+        if parent.is_dir():
+            _recover_dir(parent)
+
+
+def _recover_dir(parent: Path):
+    for p in parent.iterdir():
         if p.name.startswith(".tmp-"):
             shutil.rmtree(p, ignore_errors=True)
         elif p.name.startswith(".old-"):
-            live = book.outputs / p.name[len(".old-"):]
+            live = parent / p.name[len(".old-"):]
             if live.exists():
                 shutil.rmtree(p, ignore_errors=True)
             else:

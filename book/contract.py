@@ -64,11 +64,11 @@ def check(exp: Experiment, outcome: dict) -> list[str]:
             problems.append(f"{where}：无法比较：{cmp['error']}")
         elif cmp["expected"] == "match" and not cmp["ok"]:
             problems.append(f"{where}：比较 MISMATCH，最大误差 {cmp['worst']:.2e}"
-                            f"（字段 {cmp['worst_field']}）超过容差 {cmp['tol']:.0e}"
+                            f"（字段 {cmp['worst_field']}）超过容差 {cmp['tol']:g}"
                             + (f"；{cmp['first_error']}" if cmp.get("first_error") else ""))
         elif cmp["expected"] == "mismatch" and cmp["ok"]:
             problems.append(f"{where}：期望两边对不上（expected mismatch），实际在容差 "
-                            f"{cmp['tol']:.0e} 内对上了（最大误差 {cmp['worst']:.2e}）："
+                            f"{cmp['tol']:g} 内对上了（最大误差 {cmp['worst']:.2e}）："
                             "这一页要讲的现象消失了")
     mut = outcome.get("mutation")
     if mut is not None and not (mut["exit_code"] == 1 and "MISMATCH" in mut["text"]):

@@ -55,7 +55,7 @@ def _expect(path, side, value, kinds):
     """Normalise an expected outcome to {"kind": ..., ...}."""
     if value in (None, "ok"):
         return {"kind": "ok"}
-    if value == "timeout" and "timeout" in kinds:
+    if value == "timeout":
         return {"kind": "timeout"}
     if isinstance(value, dict) and len(value) == 1:
         (kind, arg), = value.items()
@@ -145,7 +145,11 @@ def load(path: Path, book: Book) -> Experiment:
         exp_cmp = compare.get("expect", "match")
         if exp_cmp not in ("match", "mismatch"):
             _fail(path, f"compare.expect 只能是 match 或 mismatch，得到 {exp_cmp!r}")
-        compare = dict(compare, tol=float(tol), expect=exp_cmp, fields=compare.get("fields"))
+        fields = compare.get("fields")
+        if fields is not None and (not isinstance(fields, list) or not fields
+                                   or not all(isinstance(f, str) for f in fields)):
+            _fail(path, f"compare.fields 必须是非空的字段路径列表，得到 {fields!r}")
+        compare = dict(compare, tol=float(tol), expect=exp_cmp, fields=fields)
 
     mutation = data.get("mutation")
     if mutation is not None:
@@ -154,8 +158,12 @@ def load(path: Path, book: Book) -> Experiment:
             _fail(path, "mutation 需要 compare")
         if not isinstance(mutation.get("field"), str):
             _fail(path, "mutation.field 必须是字段路径")
-        mutation = {"field": mutation["field"], "index": int(mutation.get("index", 0)),
-                    "delta": float(mutation.get("delta", 0.001))}
+        index, delta = mutation.get("index", 0), mutation.get("delta", 0.001)
+        if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+            _fail(path, f"mutation.index 必须是非负整数，得到 {index!r}")
+        if not isinstance(delta, (int, float)) or isinstance(delta, bool) or delta == 0:
+            _fail(path, f"mutation.delta 必须是非零的数，得到 {delta!r}")
+        mutation = {"field": mutation["field"], "index": index, "delta": float(delta)}
 
     volatile = data.get("volatile") or []
     if not isinstance(volatile, list) or not all(isinstance(v, str) for v in volatile):

@@ -6,7 +6,8 @@ import sys
 import sysconfig
 from pathlib import Path
 
-ADDR_RE = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+# 9+ hex digits: pointers, not f32 bit patterns such as 0x3f800000.
+ADDR_RE = re.compile(r"\b0x[0-9a-fA-F]{9,}\b")
 THREAD_RE = re.compile(r"(thread '[^']*') \(\d+\)")
 DATE_RE = re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?")
 REGISTRY_RE = re.compile(r"[^\s\"'`(]*/registry/src/[^/\s]+/")

@@ -36,12 +36,22 @@ def extract(path: Path, region: str | None, book: Book) -> str:
         raise BookError(f"代码文件不存在：{path.relative_to(book.root) if path.is_relative_to(book.root) else path}")
     lines = path.read_text(encoding="utf-8").split("\n")
     if region:
-        start = [i for i, ln in enumerate(lines) if (m := REGION_RE.match(ln)) and not m.group(1) and m.group(2) == region]
-        end = [i for i, ln in enumerate(lines) if (m := REGION_RE.match(ln)) and m.group(1) and m.group(2) == region]
-        if len(start) != 1 or len(end) != 1 or end[0] < start[0]:
-            raise BookError(f"{path.relative_to(book.root)} 里没有（或不止一个）区域 {region!r}："
+        # A region may come in several segments (to skip lines in between): join them.
+        picked, inside, segments = [], False, 0
+        for ln in lines:
+            m = REGION_RE.match(ln)
+            if m and m.group(2) == region:
+                if bool(m.group(1)) != inside:
+                    raise BookError(f"{path.relative_to(book.root)} 里区域 {region!r} 的 region/endregion 没有成对出现")
+                inside = not inside
+                segments += not inside
+                continue
+            if inside:
+                picked.append(ln)
+        if inside or not segments:
+            raise BookError(f"{path.relative_to(book.root)} 里没有完整的区域 {region!r}："
                             f"要有一行 `region: {region}` 和一行 `endregion: {region}`")
-        lines = lines[start[0] + 1:end[0]]
+        lines = picked
     lines = [ln for ln in lines if not REGION_RE.match(ln)]
     while lines and not lines[-1].strip():
         lines.pop()
@@ -97,6 +107,11 @@ def side_output(book: Book, exp_id: str, side: str) -> str:
             parts.append(e.side_output(side)[0])
         parts.append(e.read(f"{side}.stderr.txt"))
         return fence("".join(parts), "text")
+    if status == "timeout":
+        parts = [e.side_output(side)[0] if e.has(f"{side}.txt") or e.has(f"{side}.json") else ""]
+        if e.has(f"{side}.stderr.txt"):
+            parts.append(e.read(f"{side}.stderr.txt"))
+        return fence("".join(parts) or "（超时前没有任何输出）\n", "text")
     text, lang = e.side_output(side)
     return fence(text, lang)
 
@@ -128,7 +143,7 @@ def compare_table(book: Book, exp_id: str) -> str:
         rows.append(f"| `{r['field']}` | {r['n']} | {r['max_diff']:.2e} | {ulp} |")
     verdict = "OK" if report["ok"] else "MISMATCH"
     rows.append(f"| **最大** | | **{report['worst']:.2e}**（`{report['worst_field']}`） | |")
-    return "\n".join(rows) + f"\n\n容差 {report['tol']:.0e}，结论 **{verdict}**。\n"
+    return "\n".join(rows) + f"\n\n容差 {report['tol']:g}，结论 **{verdict}**。\n"
 
 
 def value(book: Book, exp_id: str, path: str, fmt: str | None = None) -> str:
@@ -144,13 +159,18 @@ def value(book: Book, exp_id: str, path: str, fmt: str | None = None) -> str:
         return f"<code>{html.escape(', '.join(map(str, v)))}</code>"
     if isinstance(v, dict):
         raise BookError(f"实验 {exp_id} 的 {path} 是一个映射，请指到具体字段")
-    return html.escape(repr(v) if isinstance(v, float) else str(v))
+    return md_text(repr(v) if isinstance(v, float) else str(v))
+
+
+def md_text(s: str) -> str:
+    """Text that neither HTML nor Markdown will reinterpret (`__init__`, `2*3`, `[x]`)."""
+    return s.translate({ord(ch): f"&#{ord(ch)};" for ch in "&<>\"'\\`*_[]{}#|~"})
 
 
 def claim(book: Book, exp_id: str, path: str, expected) -> str:
     """Render a value the prose relies on, and stop the build the day it stops holding."""
     v = outputs.entry(book, exp_id).field(path)
-    if v != expected:
+    if type(v) is not type(expected) or v != expected:
         raise BookError(f"正文声称实验 {exp_id} 的 {path} 是 {expected!r}，实际是 {v!r}：改正文或查实验")
     return value(book, exp_id, path)
 

@@ -36,7 +36,10 @@ def _run(cmd, cwd, env, timeout) -> Proc:
         out, err = p.communicate(timeout=timeout)
         status = "ok" if p.returncode == 0 else "exit"
     except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)  # the whole group: cargo run, torch workers...
+        try:
+            os.killpg(p.pid, signal.SIGKILL)  # the whole group: cargo run, torch workers...
+        except ProcessLookupError:
+            pass
         out, err = p.communicate()
         status = "timeout"
     return Proc(status, p.returncode if status != "timeout" else None,
@@ -55,9 +58,12 @@ def base_env(book: Book) -> dict:
 
 def python_exception(stderr: str) -> str | None:
     """The exception type from the last line of a traceback ("ValueError: ...")."""
-    if "Traceback (most recent call last)" not in stderr:
+    marker = "Traceback (most recent call last):"
+    if marker not in stderr:
         return None
-    for line in reversed(stderr.strip().split("\n")):
+    # The first unindented line after the last traceback header; a multi-line message
+    # or an add_note() continues below it.
+    for line in stderr.rsplit(marker, 1)[1].split("\n")[1:]:
         if line and not line.startswith((" ", "\t")):
             name = line.split(":", 1)[0].strip()
             return name.rsplit(".", 1)[-1] if name else None
@@ -117,7 +123,7 @@ def cargo_build(exp: Experiment, book: Book) -> Build:
         cmd.append("--release")
     with CARGO_LOCK:
         p = _run(cmd, book.root, base_env(book), BUILD_TIMEOUT)
-    crate_dir = str((book.crates / exp.burn["crate"]).resolve())
+    crate_toml = (book.crates / exp.burn["crate"] / "Cargo.toml").resolve()
     codes, rendered, features, versions, exe = [], [], {}, {}, None
     for line in p.stdout.splitlines():
         msg = normalize.parse_json(line)
@@ -125,7 +131,8 @@ def cargo_build(exp: Experiment, book: Book) -> Build:
             continue
         reason = msg.get("reason")
         pkg = msg.get("package_id", "")
-        if reason == "compiler-message" and crate_dir in msg.get("manifest_path", ""):
+        ours = msg.get("manifest_path") and Path(msg["manifest_path"]).resolve() == crate_toml
+        if reason == "compiler-message" and ours:
             m = msg["message"]
             if m.get("level") in ("error", "warning") and m.get("rendered"):
                 rendered.append(m["rendered"])
@@ -136,7 +143,7 @@ def cargo_build(exp: Experiment, book: Book) -> Build:
             if name in BURN_CRATES and "#" in pkg:
                 features[name] = sorted(msg.get("features", []))
                 versions[name] = pkg.rsplit("@", 1)[-1]
-            if msg.get("executable") and crate_dir in msg.get("manifest_path", ""):
+            if msg.get("executable") and ours:
                 exe = msg["executable"]
     ok = p.status == "ok" and exe is not None
     return Build(ok, sorted(set(codes)), "".join(rendered), features, versions, exe, p.seconds,

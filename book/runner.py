@@ -244,6 +244,8 @@ def main(argv=None):
             problems = build(book, args.ids or None, args.jobs, force=args.force)
         else:
             problems = check(book)
+            if not problems:
+                print(f"build_outputs/ 里 {len(discover(book))} 个实验的输出都是最新的，契约都成立")
     except BookError as e:
         print(f"错误：{e}", file=sys.stderr)
         return 2

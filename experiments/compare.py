@@ -40,10 +40,11 @@ def f32_spacing(x):
 
 def _shape(x):
     if isinstance(x, list):
-        inner = {_shape(v) for v in x}
-        if len(inner) > 1:
-            return ("ragged",)
-        return (len(x),) + (inner.pop() if inner else ())
+        inner = [_shape(v) for v in x]
+        if len(set(inner)) > 1:
+            # Ragged: keep every sub-shape, so that two ragged lists match only if equal.
+            return (len(x), ("ragged", tuple(inner)))
+        return (len(x),) + (inner[0] if inner else ())
     return ()
 
 
@@ -166,7 +167,7 @@ def format_report(report):
             line += f"  {r['error']}"
         lines.append(line)
     verdict = "OK" if report["ok"] else "MISMATCH"
-    lines.append(f"worst={report['worst']:.2e} tol={report['tol']:.0e} {verdict}")
+    lines.append(f"worst={report['worst']:.2e} tol={report['tol']:g} {verdict}")
     return "\n".join(lines) + "\n"
 
 
@@ -182,9 +183,14 @@ def main(argv):
     if len(args) not in (2, 3):
         sys.stderr.write(__doc__)
         return 2
-    with open(args[0], encoding="utf-8") as fa, open(args[1], encoding="utf-8") as fb:
-        a, b = json.load(fa), json.load(fb)
-    tol = float(args[2]) if len(args) == 3 else DEFAULT_TOL
+    try:
+        with open(args[0], encoding="utf-8") as fa, open(args[1], encoding="utf-8") as fb:
+            a, b = json.load(fa), json.load(fb)
+        tol = float(args[2]) if len(args) == 3 else DEFAULT_TOL
+    except (OSError, ValueError) as e:
+        # Bad input is a usage error (2), never a MISMATCH (1).
+        sys.stderr.write(f"compare.py: {e}\n")
+        return 2
     report = compare(a, b, tol, fields)
     sys.stdout.write(format_report(report))
     return 0 if report["ok"] else 1

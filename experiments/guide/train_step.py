@@ -33,7 +33,11 @@ with torch.no_grad():
 
 
 def forward(x):
-    return model.fc2(torch.relu(model.fc1(x)))
+    return model.fc2(hidden(x))
+
+
+def hidden(x):
+    return torch.relu(model.fc1(x))
 
 
 def nums(t):
@@ -52,15 +56,25 @@ loss_fn = nn.CrossEntropyLoss()
 optim = torch.optim.SGD(model.parameters(), lr=0.1)
 
 logits = forward(x)
+# endregion: step
+logits.retain_grad()  # for fc2_weight_terms below
+# region: step
 loss = loss_fn(logits, y)
 loss.backward()
 grads = {name: nums(p.grad) for name, p in model.named_parameters()}
+# endregion: step
+# Each sample's share of grads.fc2.weight, dL/dlogits[b, o] · hidden[b, j], taken before
+# the update. The page explains the ulp count with them; burn has no such field.
+with torch.no_grad():
+    terms = torch.einsum("bo,bj->boj", logits.grad, hidden(x))
+# region: step
 optim.step()
 with torch.no_grad():
     loss_after = loss_fn(forward(x), y)
 # endregion: step
 
 print(json.dumps({
+    "fc2_weight_terms": [nums(t) for t in terms],
     "logits": nums(logits),
     "loss": nums(loss),
     "grads": grads,

@@ -1,0 +1,205 @@
+"""book.cache: what reruns after which edit, atomic entries, crash recovery and the build lock."""
+import os
+import re
+import shutil
+
+import pytest
+
+from book import cache, runner
+from book.discover import discover
+from book.errors import BookError
+from conftest import generate_lockfile, log_states, make_workspace, manifest, scratch_book, write
+
+EXPERIMENTS = {
+    "p1": "python:\n  script: ok.py\n",
+    "p2": "python:\n  script: off.py\n",
+    "r1": "burn:\n  crate: okjson\n",  # okjson depends on the path crate helper
+    "r2": "burn:\n  crate: okvec\n",
+}
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A fresh workspace per test: the tests edit its files. Built once, all fresh."""
+    root = make_workspace(tmp_path / "proj", crates=("helper", "okjson", "okvec"))
+    for exp_id, body in EXPERIMENTS.items():
+        manifest(root, exp_id, body)
+    book = scratch_book(root)
+    lines = []
+    assert runner.build(book, log=lines.append) == []
+    assert log_states(lines) == dict.fromkeys(EXPERIMENTS, "ran")
+    return book
+
+
+def rebuild(book):
+    lines = []
+    assert runner.build(book, log=lines.append) == []
+    states = log_states(lines)
+    assert set(states) == set(EXPERIMENTS)
+    return {k for k, v in states.items() if v == "ran"}
+
+
+def exp(book, exp_id):
+    (e,) = [e for e in discover(book) if e.id == exp_id]
+    return e
+
+
+def append(path, text):
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(text)
+
+
+def test_second_build_reruns_nothing(project):
+    before = {p: p.read_bytes() for p in project.outputs.rglob("*") if p.is_file()}
+    assert rebuild(project) == set()
+    for e in discover(project):
+        assert cache.stale_reason(e, project) is None
+    after = {p: p.read_bytes() for p in project.outputs.rglob("*") if p.is_file()}
+    assert after == before  # cached entries are not even rewritten
+
+
+def test_missing_entry_is_stale(project):
+    shutil.rmtree(project.outputs / "p2")
+    assert cache.stale_reason(exp(project, "p2"), project) == "没有缓存"
+    assert rebuild(project) == {"p2"}
+
+
+def test_editing_a_script_reruns_only_its_experiment(project):
+    append(project.experiments / "ok.py", "# touched\n")
+    reason = cache.stale_reason(exp(project, "p1"), project)
+    assert reason is not None and "experiments/ok.py" in reason
+    assert rebuild(project) == {"p1"}
+    assert rebuild(project) == set()
+
+
+def test_editing_a_crate_reruns_only_its_experiments(project):
+    src = project.crates / "okvec" / "src" / "main.rs"
+    append(src, "// touched\n")
+    reason = cache.stale_reason(exp(project, "r2"), project)
+    assert reason is not None and "crates/okvec/src/main.rs" in reason
+    assert rebuild(project) == {"r2"}
+
+
+def test_editing_a_manifest_reruns_it(project):
+    append(project.experiments / "p2.yaml", "about: now with a description\n")
+    assert "experiments/p2.yaml" in cache.stale_reason(exp(project, "p2"), project)
+    assert rebuild(project) == {"p2"}
+
+
+def test_python_pins_rerun_python_experiments_only(project):
+    write(project.pins, "numpy==2.4.6\n")
+    assert "requirements.lock" in cache.stale_reason(exp(project, "p1"), project)
+    assert rebuild(project) == {"p1", "p2"}
+
+
+def test_lockfile_change_of_one_crates_dependency(project):
+    helper = project.crates / "helper" / "Cargo.toml"
+    helper.write_text(helper.read_text(encoding="utf-8").replace('"0.1.0"', '"0.2.0"'),
+                      encoding="utf-8")
+    old_lock = project.cargo_lock.read_text(encoding="utf-8")
+    generate_lockfile(project.root)
+    assert project.cargo_lock.read_text(encoding="utf-8") != old_lock
+    assert cache.locked_deps(project, "okjson") == ["helper 0.2.0 local"]
+    assert cache.locked_deps(project, "okvec") == []
+
+    reason = cache.stale_reason(exp(project, "r1"), project)
+    assert reason is not None and "Cargo.lock#okjson" in reason
+    assert cache.stale_reason(exp(project, "r2"), project) is None
+    assert rebuild(project) == {"r1"}
+
+
+def test_editing_a_path_dependency_reruns_its_users(project):
+    # okjson prints helper::one(); change what helper returns. Cargo.lock does not change
+    # (a path crate has no checksum), so only hashing helper's sources can notice.
+    lib = project.crates / "helper" / "src" / "lib.rs"
+    lib.write_text(lib.read_text(encoding="utf-8").replace("1.0", "2.0"), encoding="utf-8")
+    reason = cache.stale_reason(exp(project, "r1"), project)
+    assert reason is not None, "r1 would keep serving {\"x\": 1.0} while okjson now prints 2.0"
+    assert "crates/helper" in reason
+
+
+def test_cargo_config_is_an_input_of_burn_experiments(project):
+    # rustflags (say target-cpu=native) change what burn computes, e.g. the SIMD sum.
+    write(project.root / ".cargo" / "config.toml",
+          '[build]\nrustflags = ["-C", "target-cpu=native"]\n')
+    reason = cache.stale_reason(exp(project, "r2"), project)
+    assert reason is not None and ".cargo/config.toml" in reason
+    assert cache.stale_reason(exp(project, "p1"), project) is None
+
+
+def test_crate_missing_from_cargo_lock(project):
+    # A new crate whose lock entry was never generated: say what to run, do not guess.
+    write(project.crates / "fresh" / "Cargo.toml",
+          '[package]\nname = "fresh"\nversion = "0.1.0"\nedition = "2021"\n')
+    manifest(project.root, "r3", "burn:\n  crate: fresh\n")
+    with pytest.raises(BookError, match="Cargo.lock 里没有 crate fresh"):
+        cache.inputs(exp(project, "r3"), project)
+
+
+# --- atomic entries, recovery, lock: no runs needed --------------------------------------
+
+@pytest.fixture
+def bare(tmp_path):
+    return scratch_book(tmp_path)
+
+
+def test_recover_removes_temp_and_restores_swapped_out_entry(bare):
+    out = bare.outputs
+    write(out / ".tmp-x-123" / "outcome.json", "half")
+    write(out / ".old-y" / "outcome.json", "Y")
+    write(out / ".old-z" / "outcome.json", "old Z")
+    write(out / "z" / "outcome.json", "new Z")
+    cache.recover(bare)
+    assert sorted(p.name for p in out.iterdir()) == ["y", "z"]
+    assert (out / "y" / "outcome.json").read_text(encoding="utf-8") == "Y"
+    assert (out / "z" / "outcome.json").read_text(encoding="utf-8") == "new Z"
+
+
+def test_build_lock_runs_recovery(bare):
+    write(bare.outputs / ".tmp-x-1" / "a", "half")
+    write(bare.outputs / ".old-y" / "a", "Y")
+    with cache.build_lock(bare):
+        assert not (bare.outputs / ".tmp-x-1").exists()
+        assert (bare.outputs / "y" / "a").is_file()
+
+
+def test_second_build_while_locked(bare):
+    write(bare.experiments / "ok.py", "print('{}')\n")
+    manifest(bare.root, "p", "python:\n  script: ok.py\n")
+    with cache.build_lock(bare):
+        with pytest.raises(BookError) as err:
+            runner.build(bare, log=lambda s: None)
+        assert ".lock" in str(err.value)
+        assert not (bare.outputs / "p").exists()
+    # Released on exit: the next build gets the lock.
+    with cache.build_lock(bare):
+        pass
+
+
+def test_write_entry_replaces_the_whole_entry(bare):
+    cache.write_entry(bare, "e", {"a.txt": "1\n", "b.txt": "2\n"})
+    cache.write_entry(bare, "e", {"a.txt": "3\n"})
+    d = bare.outputs / "e"
+    assert sorted(p.name for p in d.iterdir()) == ["a.txt"]
+    assert (d / "a.txt").read_text(encoding="utf-8") == "3\n"
+    assert sorted(p.name for p in bare.outputs.iterdir()) == ["e"]  # no .tmp-* or .old-* left
+
+
+def test_write_entry_to_another_destination(bare):
+    dest = bare.outputs / ".failed" / "e"
+    cache.write_entry(bare, "e", {"a.txt": "x"}, dest)
+    assert (dest / "a.txt").read_text(encoding="utf-8") == "x"
+    assert not (bare.outputs / "e").exists()
+    assert sorted(p.name for p in dest.parent.iterdir()) == ["e"]
+
+
+def test_inputs_key_ignores_mtime_and_lists_the_inputs(project):
+    e = exp(project, "p1")
+    k1 = cache.inputs(e, project)["key"]
+    os.utime(project.experiments / "ok.py", (0, 0))  # mtime alone is not an input
+    assert cache.inputs(e, project)["key"] == k1
+    assert re.fullmatch(r"[0-9a-f]{64}", k1)
+    stored = cache.stored_inputs(project, "p1")
+    assert stored["key"] == k1
+    assert set(stored["files"]) == {"experiments/p1.yaml", "experiments/compare.py",
+                                    "experiments/ok.py", "requirements.lock"}

@@ -1,0 +1,47 @@
+"""Rerun real experiments into a scratch cache: every stable file must match the committed one."""
+import tomllib
+
+import pytest
+
+from book import runner
+from book.paths import Book
+from conftest import REPO
+
+IDS = ["a1-train-step", "matmul-shape", "moved-value-residual"]
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory):
+    out = tmp_path_factory.mktemp("outputs")
+    lines = []
+    problems = runner.build(Book(outputs_dir=out), only=IDS, force=True, log=lines.append)
+    assert problems == [], "\n".join(lines + problems)
+    return out
+
+
+@pytest.mark.parametrize("exp_id", IDS)
+def test_rerun_is_byte_identical(fresh, exp_id):
+    new_dir, old_dir = fresh / exp_id, REPO / "build_outputs" / exp_id
+    new = {p.name for p in new_dir.iterdir()}
+    old = {p.name for p in old_dir.iterdir()}
+    assert new == old
+    assert "outcome.json" in new and "volatile.json" in new
+    for name in sorted(new - {"volatile.json"}):  # timings and dates live in volatile.json
+        assert (new_dir / name).read_bytes() == (old_dir / name).read_bytes(), name
+
+
+def test_nothing_was_kept_aside(fresh):
+    assert not (fresh / ".failed").exists()
+
+
+def test_sum_order_crates_differ_only_in_features():
+    a = (REPO / "crates" / "sum-order" / "src" / "main.rs").read_bytes()
+    b = (REPO / "crates" / "sum-order-simd" / "src" / "main.rs").read_bytes()
+    assert a == b
+    ta, tb = (tomllib.loads((REPO / "crates" / c / "Cargo.toml").read_text(encoding="utf-8"))
+              for c in ("sum-order", "sum-order-simd"))
+    assert {k: v for k, v in ta["package"].items() if k != "name"} == \
+        {k: v for k, v in tb["package"].items() if k != "name"}
+    fa, fb = ta["dependencies"]["burn"].pop("features"), tb["dependencies"]["burn"].pop("features")
+    assert ta["dependencies"] == tb["dependencies"]
+    assert set(fb) - set(fa) == {"default"} and set(fa) <= set(fb)

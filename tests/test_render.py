@@ -1,0 +1,329 @@
+"""book.render: the macros read hand-written entries shaped like the runner's output."""
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+from book import normalize, render, sources
+from book.errors import BookError
+from book.paths import Book
+from conftest import REPO, manifest, scratch_book, write, write_crate
+
+spec = importlib.util.spec_from_file_location("compare_for_render", REPO / "experiments" / "compare.py")
+cmp = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(cmp)
+
+PY = {"x": 1.0, "w": {"fc1.weight": [0.5, 0.25]}, "flag": True, "name": "a<b>&c", "n": 3}
+BURN = {"x": 1.0000001, "w": {"fc1.weight": [0.5, 0.25]}, "flag": True, "name": "a<b>&c", "n": 3}
+OK = {"kind": "ok"}
+PROVENANCE = {
+    "burn": "0.22.1", "burn_features": ["flex", "std"], "features_requested": ["flex", "std"],
+    "flex_features": ["std"], "numpy": "2.4.6", "platform": "linux-x86_64",
+    "profile": "release", "python": "3.11.7", "rustc": "1.95.0 (59807616e 2026-04-14)",
+    "torch": "2.15.0",
+}
+
+
+def entry(book, exp_id, files):
+    for name, content in files.items():
+        text = content if isinstance(content, str) else normalize.dump_json(content)
+        write(book.outputs / exp_id / name, text)
+
+
+@pytest.fixture
+def book(tmp_path):
+    b = scratch_book(tmp_path)
+    report = cmp.compare(PY, BURN, 1e-6)
+    mutated = dict(PY, x=1.001)
+    entry(b, "demo", {
+        "python.json": PY, "burn.json": BURN, "provenance.json": PROVENANCE,
+        "compare.json": report, "compare.txt": cmp.format_report(report),
+        "mutation.txt": cmp.format_report(cmp.compare(mutated, BURN, 1e-6)),
+        "outcome.json": {
+            "python": {"expected": OK, "actual": {"status": "ok", "exit_code": 0}},
+            "burn": {"expected": OK, "actual": {"status": "ok", "exit_code": 0}},
+            "compare": {"expected": "match", "tol": 1e-6, "why": "w", "ok": True,
+                        "worst": report["worst"], "worst_field": "x", "exit_code": 0,
+                        "first_error": None},
+            "mutation": {"field": "x", "index": 0, "delta": 0.001, "exit_code": 1,
+                         "text": "worst=1.00e-03 tol=1e-06 MISMATCH"},
+        },
+    })
+    entry(b, "crash", {
+        "python.stderr.txt": "Traceback (most recent call last):\nValueError: bad\n",
+        "burn.stderr.txt": "\nthread 'main' panicked at src/main.rs:2:5:\nboom\n",
+        "provenance.json": dict(PROVENANCE, features_requested=["default", "flex"]),
+        "outcome.json": {
+            "python": {"expected": OK, "actual": {"status": "exception", "exception": "ValueError"}},
+            "burn": {"expected": OK, "actual": {"status": "panic", "panic": "boom"}},
+        },
+    })
+    entry(b, "nocompile", {
+        "burn.diagnostics.txt": "error[E0382]: use of moved value: `x`\n",
+        "provenance.json": PROVENANCE,
+        "outcome.json": {"burn": {"expected": {"kind": "compile_error", "value": "E0382"},
+                                  "actual": {"status": "compile_error", "codes": ["E0382"]}}},
+    })
+    return b
+
+
+# --- lookups and their errors -----------------------------------------------------------
+
+def test_unknown_experiment_names_it_and_the_known_ones(book):
+    with pytest.raises(BookError) as err:
+        render.value(book, "no-such-exp", "burn.x")
+    assert "'no-such-exp'" in str(err.value)
+    assert "crash, demo, nocompile" in str(err.value)
+
+
+def test_unknown_field_lists_the_available_keys(book):
+    with pytest.raises(BookError) as err:
+        render.value(book, "demo", "burn.nope")
+    msg = str(err.value)
+    assert "'nope'" in msg
+    assert "flag, n, name, w, x" in msg
+
+
+def test_unknown_nested_field_lists_keys_at_that_level(book):
+    with pytest.raises(BookError) as err:
+        render.value(book, "demo", "python.w.fc2.weight")
+    assert "python.w" in str(err.value) and "fc1.weight" in str(err.value)
+
+
+def test_unknown_source_file_lists_the_heads(book):
+    with pytest.raises(BookError, match="compare") as err:
+        render.value(book, "demo", "stdout.x")
+    assert "provenance" in str(err.value)
+
+
+def test_missing_output_file_is_named(book):
+    with pytest.raises(BookError, match="burn.json"):
+        render.value(book, "crash", "burn.x")
+
+
+def test_list_index_out_of_range(book):
+    with pytest.raises(BookError, match="'7'"):
+        render.value(book, "demo", "python.w.fc1.weight.7")
+
+
+# --- value, claim, num ------------------------------------------------------------------
+
+def test_value_renders_each_type(book):
+    assert render.value(book, "demo", "burn.x") == "1.0000001"
+    assert render.value(book, "demo", "python.w.fc1.weight.1") == "0.25"  # key with a dot, then an index
+    assert render.value(book, "demo", "python.w.fc1.weight") == "<code>0.5, 0.25</code>"
+    assert render.value(book, "demo", "python.flag") == "<code>true</code>"
+    assert render.value(book, "demo", "python.n") == "3"
+    assert render.value(book, "demo", "python.name") == "a&#60;b&#62;&#38;c"
+    assert render.value(book, "demo", "burn.x", ".2e") == "1.00e+00"
+    assert render.value(book, "demo", "outcome.mutation.exit_code") == "1"
+
+
+def test_value_of_a_mapping_or_bad_format(book):
+    with pytest.raises(BookError, match="python.w"):
+        render.value(book, "demo", "python.w")
+    with pytest.raises(BookError, match="'.2e'"):
+        render.value(book, "demo", "python.name", ".2e")
+
+
+def test_claim_holds(book):
+    assert render.claim(book, "demo", "python.flag", True) == "<code>true</code>"
+    assert render.claim(book, "demo", "python.n", 3) == "3"
+
+
+def test_claim_raises_when_value_differs(book):
+    with pytest.raises(BookError) as err:
+        render.claim(book, "demo", "python.flag", False)
+    assert "demo" in str(err.value) and "python.flag" in str(err.value)
+    assert "False" in str(err.value) and "True" in str(err.value)
+    with pytest.raises(BookError, match="4"):
+        render.claim(book, "demo", "python.n", 4)
+
+
+def test_num(book):
+    assert render.num(book, "demo", "burn.x") == 1.0000001
+    for path in ("python.flag", "python.name"):
+        with pytest.raises(BookError, match="不是数"):
+            render.num(book, "demo", path)
+
+
+# --- fences and code --------------------------------------------------------------------
+
+def test_fence_plain():
+    assert render.fence("a\nb") == "```text\na\nb\n```"
+    assert render.fence("a\n", "json") == "```json\na\n```"
+
+
+@pytest.mark.parametrize("text, ticks", [("x ``` y\n", 4), ("```\n````\n", 5), ("`````", 6)])
+def test_fence_outlasts_backticks_in_the_text(text, ticks):
+    out = render.fence(text)
+    body = text if text.endswith("\n") else text + "\n"
+    assert out == "`" * ticks + "text\n" + body + "`" * ticks
+
+
+SOURCE = """fn main() {
+    // region: body
+    let a = 1;
+        let b = 2;
+
+    // endregion: body
+    // region: other
+    let c = 3;
+    // endregion: other
+}
+"""
+
+
+def test_extract_region_dedents_and_drops_markers(tmp_path):
+    b = scratch_book(tmp_path)
+    p = write(tmp_path / "main.rs", SOURCE)
+    assert render.extract(p, "body", b) == "let a = 1;\n    let b = 2;\n"
+    whole = render.extract(p, None, b)
+    assert "region" not in whole
+    assert whole.startswith("fn main() {\n    let a = 1;") and whole.endswith("}\n")
+
+
+def test_extract_python_region(tmp_path):
+    p = write(tmp_path / "s.py", "import x\n# region: r\nif x:\n    y()\n# endregion: r\n")
+    assert render.extract(p, "r", scratch_book(tmp_path)) == "if x:\n    y()\n"
+
+
+@pytest.mark.parametrize("text, region", [
+    (SOURCE, "absent"),                                            # no such region
+    (SOURCE.replace("    // endregion: body\n", ""), "body"),       # never closed
+    ("// endregion: body\nx\n// region: body\n", "body"),        # closed before opened
+    ("// region: body\n// region: body\nx\n// endregion: body\n", "body"),  # opened twice
+])
+def test_extract_missing_or_unpaired_region(tmp_path, text, region):
+    p = write(tmp_path / "main.rs", text)
+    with pytest.raises(BookError) as err:
+        render.extract(p, region, scratch_book(tmp_path))
+    assert "main.rs" in str(err.value) and f"'{region}'" in str(err.value)
+
+
+def test_extract_joins_segments_of_one_region(tmp_path):
+    text = SOURCE + "    // region: body\n    let d = 4;\n    // endregion: body\n"
+    p = write(tmp_path / "main.rs", text)
+    assert render.extract(p, "body", scratch_book(tmp_path)) == "let a = 1;\n    let b = 2;\n\nlet d = 4;\n"
+
+
+def test_extract_missing_file(tmp_path):
+    with pytest.raises(BookError, match="nope.rs"):
+        render.extract(tmp_path / "nope.rs", None, scratch_book(tmp_path))
+
+
+def test_code_picks_language(tmp_path):
+    b = scratch_book(tmp_path)
+    write(tmp_path / "crates" / "c" / "src" / "main.rs", SOURCE)
+    assert render.code(b, "crates/c/src/main.rs", "other") == "```rust\nlet c = 3;\n```"
+
+
+def test_pair_shows_both_programs_in_linked_tabs(tmp_path):
+    b = scratch_book(tmp_path)
+    write(b.experiments / "p.py", "# region: r\nprint(1)\n# endregion: r\n")
+    write_crate(tmp_path, "c", SOURCE.replace("body", "r"))
+    manifest(tmp_path, "pp", "python:\n  script: p.py\nburn:\n  crate: c\n")
+    out = render.pair(b, "pp", "r")
+    assert out == ('=== "PyTorch"\n\n    ```python\n    print(1)\n    ```\n\n'
+                   '=== "burn"\n\n    ```rust\n    let a = 1;\n        let b = 2;\n    ```\n')
+    with pytest.raises(BookError, match="'nope'"):
+        render.pair(b, "nope")
+
+
+# --- rendered outputs -------------------------------------------------------------------
+
+def test_side_output_of_each_status(book):
+    assert render.side_output(book, "demo", "python") == "```json\n" + normalize.dump_json(PY) + "```"
+    assert render.side_output(book, "crash", "burn") == (
+        "```text\n\nthread 'main' panicked at src/main.rs:2:5:\nboom\n```")
+    assert render.side_output(book, "crash", "python").endswith("ValueError: bad\n```")
+    assert render.side_output(book, "nocompile", "burn") == (
+        "```text\nerror[E0382]: use of moved value: `x`\n```")
+    with pytest.raises(BookError, match="python"):
+        render.side_output(book, "nocompile", "python")
+
+
+def test_outputs_tabs(book):
+    out = render.outputs_tabs(book, "demo")
+    assert out.startswith('=== "PyTorch"\n\n    ```json\n    {\n')
+    assert '\n=== "burn"\n\n    ```json\n' in out
+    # The JSON's own one-space indent survives under the tab's four.
+    assert '\n     "x": 1.0000001\n    }\n' in out
+    assert out.endswith("    ```\n")
+
+
+def test_compare_output(book):
+    out = render.compare_output(book, "demo")
+    assert out.startswith("```text\nflag")
+    assert out.endswith("OK\n$ echo $?\n0\n```")
+    mut = render.compare_output(book, "demo", mutated=True)
+    assert mut.endswith("MISMATCH\n$ echo $?\n1\n```")
+    with pytest.raises(BookError, match="crash"):
+        render.compare_output(book, "crash")
+
+
+def test_compare_table(book):
+    out = render.compare_table(book, "demo")
+    assert "| `w.fc1.weight` | 2 | 0.00e+00 | 0 |" in out
+    assert "| `x` | 1 | 1.00e-07 | 1 |" in out
+    assert "**1.00e-07**（`x`）" in out
+    assert out.endswith("容差 1e-06，结论 **OK**。\n")
+
+
+def test_version_line(book):
+    line = render.version_line(book, "demo", "crash")
+    assert line.startswith('<p class="version-line">版本：PyTorch 2.15.0（CPU）')
+    assert "burn 0.22.1（Device::flex()，release；features [flex, std] 或 [default, flex]）" in line
+    assert "rustc 1.95.0 · Python 3.11.7 · linux-x86_64</p>" in line
+    with pytest.raises(BookError):
+        render.version_line(book)
+
+
+# --- links into burn's source (the real Book: cargo's copy of burn 0.22.1) ---------------
+
+LINK_RE = re.compile(r"^\[`(?P<label>[^`]+)`\]\((?P<url>\S+) \"(?P<title>[^\"]+)\"\)$")
+
+
+def registry_file(crate_path: str) -> Path:
+    crate, _, rel = crate_path.partition("/")
+    return sources.crate_dir(crate, "0.22.1") / rel
+
+
+def test_src_links_to_the_function_at_the_tag():
+    out = render.src(Book(), "burn-flex/src/ops/reduce.rs", "sum_f32_contiguous")
+    m = LINK_RE.match(out)
+    assert m, out
+    assert m["label"] == "sum_f32_contiguous"
+    u = re.fullmatch(r"https://github\.com/tracel-ai/burn/blob/v0\.22\.1/crates/burn-flex/"
+                     r"src/ops/reduce\.rs#L(\d+)-L(\d+)", m["url"])
+    assert u, m["url"]
+    a, b = int(u[1]), int(u[2])
+    lines = registry_file("burn-flex/src/ops/reduce.rs").read_text(encoding="utf-8").split("\n")
+    span = lines[a - 1:b]
+    assert any("fn sum_f32_contiguous" in ln for ln in span)
+    assert span[-1] == "}"  # the whole body, up to its closing brace
+    assert span[0].startswith("///")  # with its doc comment
+    assert m["title"] == f"crates/burn-flex/src/ops/reduce.rs L{a}–L{b}"
+
+
+def test_src_toml_key_and_custom_text():
+    out = render.src(Book(), "burn-flex/Cargo.toml", "features.default", text="Flex defaults")
+    m = LINK_RE.match(out)
+    assert m and m["label"] == "Flex defaults"
+    a, b = map(int, re.search(r"#L(\d+)-L(\d+)$", m["url"]).groups())
+    orig = registry_file("burn-flex/Cargo.toml.orig").read_text(encoding="utf-8").split("\n")
+    assert orig[a - 1].lstrip().startswith("default")
+    assert "[features]" in orig[:a]
+
+
+@pytest.mark.parametrize("path, symbol, word", [
+    ("burn-flex/src/ops/no_such_file.rs", "f", "no_such_file.rs"),
+    ("burn-flex/src/ops/reduce.rs", "no_such_symbol", "'no_such_symbol'"),
+    ("no-such-crate/src/lib.rs", "f", "no-such-crate"),
+    ("reduce.rs", "f", "<crate>/<文件>"),
+])
+def test_src_missing_file_or_symbol(path, symbol, word):
+    with pytest.raises(BookError) as err:
+        render.src(Book(), path, symbol)
+    assert word in str(err.value)
