@@ -48,8 +48,9 @@ $(VENDOR): package-lock.json
 	cp node_modules/mermaid/dist/mermaid.min.js $(VENDOR)
 
 # burn's sources: the source-link macro reads line numbers from cargo's copy.
+# Without --locked, so that a new experiment crate gets into Cargo.lock; pinned versions stay.
 fetch:
-	cargo fetch --locked --quiet
+	cargo fetch --quiet
 
 clean:
 	rm -rf site .bench

@@ -189,15 +189,18 @@ def write_entry(book: Book, exp_id: str, files: dict[str, str], dest: Path | Non
 
 
 @contextmanager
-def build_lock(book: Book):
+def build_lock(book: Book, wait: bool = False, log=print):
     book.outputs.mkdir(parents=True, exist_ok=True)
     fh = open(book.outputs / ".lock", "w")
     try:
         fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        fh.close()
-        raise BookError("另一个构建正在写 build_outputs/（锁文件 build_outputs/.lock）；"
-                        "等它结束再运行") from None
+        if not wait:
+            fh.close()
+            raise BookError("另一个构建正在写 build_outputs/（锁文件 build_outputs/.lock）；"
+                            "等它结束再运行，或加 --wait") from None
+        log("另一个构建正在写 build_outputs/，等它结束……")
+        fcntl.flock(fh, fcntl.LOCK_EX)
     try:
         recover(book)
         yield

@@ -150,6 +150,20 @@ def cargo_build(exp: Experiment, book: Book) -> Build:
                  normalize.drop_cargo_status(p.stderr))
 
 
+def lock_workspace(book: Book) -> str | None:
+    """Record new workspace crates in Cargo.lock without moving any pinned version.
+
+    Builds then run with --locked. Returns an error text, or None.
+    """
+    with CARGO_LOCK:
+        for offline in (True, False):
+            cmd = ["cargo", "update", "--workspace", "--quiet"] + (["--offline"] if offline else [])
+            p = _run(cmd, book.root, base_env(book), BUILD_TIMEOUT)
+            if p.status == "ok":
+                return None
+    return normalize.text(p.stderr, book.root)
+
+
 def run_burn(exp: Experiment, book: Book, scratch: Path) -> tuple[Side, Build]:
     b = cargo_build(exp, book)
     if not b.ok:

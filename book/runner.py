@@ -17,7 +17,7 @@ from . import cache, contract, normalize, sources
 from .discover import Experiment, discover
 from .errors import BookError
 from .paths import Book
-from .run import Side, run_burn, run_compare_cli, run_python
+from .run import Side, lock_workspace, run_burn, run_compare_cli, run_python
 
 
 def load_compare(book: Book):
@@ -182,7 +182,7 @@ def _one(exp: Experiment, book: Book, current_inputs: dict) -> tuple[str, list, 
 
 
 def build(book: Book, only: list[str] | None = None, jobs: int | None = None,
-          log=print, force: bool = False) -> list[str]:
+          log=print, force: bool = False, wait: bool = False) -> list[str]:
     """Rerun every stale experiment. Returns the contract problems (empty when all hold)."""
     exps = discover(book)
     if only:
@@ -191,7 +191,11 @@ def build(book: Book, only: list[str] | None = None, jobs: int | None = None,
             raise BookError(f"没有这些实验：{sorted(unknown)}")
         exps = [e for e in exps if e.id in only]
     problems, t0 = [], time.monotonic()
-    with cache.build_lock(book):
+    with cache.build_lock(book, wait, log):
+        if any(e.burn for e in exps) and book.cargo_lock.parent.joinpath("Cargo.toml").is_file():
+            err = lock_workspace(book)
+            if err:
+                raise BookError(f"cargo update --workspace 失败：{err}")
         todo = []
         for e in exps:
             cur = cache.inputs(e, book)
@@ -235,13 +239,14 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m book.runner")
     ap.add_argument("command", choices=["build", "check"])
     ap.add_argument("ids", nargs="*")
-    ap.add_argument("--force", action="store_true")
+    ap.add_argument("--force", action="store_true", help="忽略缓存，重跑")
+    ap.add_argument("--wait", action="store_true", help="另一个构建持有锁时等待，而不是退出")
     ap.add_argument("-j", "--jobs", type=int)
     args = ap.parse_args(argv)
     book = Book()
     try:
         if args.command == "build":
-            problems = build(book, args.ids or None, args.jobs, force=args.force)
+            problems = build(book, args.ids or None, args.jobs, force=args.force, wait=args.wait)
         else:
             problems = check(book)
             if not problems:
