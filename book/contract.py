@@ -64,7 +64,8 @@ def check(exp: Experiment, outcome: dict) -> list[str]:
             problems.append(f"{where}：无法比较：{cmp['error']}")
         elif cmp["expected"] == "match" and not cmp["ok"]:
             problems.append(f"{where}：比较 MISMATCH，最大误差 {cmp['worst']:.2e}"
-                            f"（字段 {cmp['worst_field']}）超过容差 {cmp['tol']:g}"
+                            f"（字段 {cmp['worst_field']}），容差 {cmp['tol']:g}"
+                            + (f"；超出各自容差的字段：{', '.join(cmp['over'])}" if cmp.get("over") else "")
                             + (f"；{cmp['first_error']}" if cmp.get("first_error") else ""))
         elif cmp["expected"] == "mismatch" and cmp["ok"]:
             problems.append(f"{where}：期望两边对不上（expected mismatch），实际在容差 "

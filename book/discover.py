@@ -15,7 +15,7 @@ TOP_KEYS = {"id", "page", "about", "timeout", "python", "burn", "compare", "muta
             "volatile"}
 PY_KEYS = {"script", "expect"}
 BURN_KEYS = {"crate", "profile", "features", "expect"}
-COMPARE_KEYS = {"fields", "tol", "why", "expect"}
+COMPARE_KEYS = {"fields", "tol", "tols", "why", "expect"}
 MUTATION_KEYS = {"field", "index", "delta"}
 PROFILES = {"release", "dev"}
 
@@ -149,7 +149,12 @@ def load(path: Path, book: Book) -> Experiment:
         if fields is not None and (not isinstance(fields, list) or not fields
                                    or not all(isinstance(f, str) for f in fields)):
             _fail(path, f"compare.fields 必须是非空的字段路径列表，得到 {fields!r}")
-        compare = dict(compare, tol=float(tol), expect=exp_cmp, fields=fields)
+        tols = compare.get("tols") or {}
+        if not isinstance(tols, dict) or not all(
+                isinstance(k, str) and isinstance(v, (int, float)) and v >= 0 for k, v in tols.items()):
+            _fail(path, f"compare.tols 必须是 字段路径 → 非负容差 的映射，得到 {tols!r}")
+        compare = dict(compare, tol=float(tol), expect=exp_cmp, fields=fields,
+                       tols={k: float(v) for k, v in tols.items()})
 
     mutation = data.get("mutation")
     if mutation is not None:

@@ -137,13 +137,17 @@ def compare_output(book: Book, exp_id: str, mutated: bool = False) -> str:
 def compare_table(book: Book, exp_id: str) -> str:
     e = outputs.entry(book, exp_id)
     report = e.json("compare.json")
-    rows = ["| 字段 | 个数 | 最大 \\|diff\\| | 最大 ulp |", "|---|---:|---:|---:|"]
+    own = any("tol" in r for r in report["fields"])
+    head = "| 字段 | 个数 | 最大 \\|diff\\| | 最大 ulp |" + (" 容差 |" if own else "")
+    rows = [head, "|---|---:|---:|---:|" + ("---:|" if own else "")]
     for r in report["fields"]:
-        ulp = r["max_ulps"]
-        rows.append(f"| `{r['field']}` | {r['n']} | {r['max_diff']:.2e} | {ulp} |")
+        cells = f"| `{r['field']}` | {r['n']} | {r['max_diff']:.2e} | {r['max_ulps']} |"
+        rows.append(cells + (f" {r.get('tol', report['tol']):g} |" if own else ""))
+    rows.append(f"| **最大** | | **{report['worst']:.2e}**（`{report['worst_field']}`） | |"
+                + (" |" if own else ""))
     verdict = "OK" if report["ok"] else "MISMATCH"
-    rows.append(f"| **最大** | | **{report['worst']:.2e}**（`{report['worst_field']}`） | |")
-    return "\n".join(rows) + f"\n\n容差 {report['tol']:g}，结论 **{verdict}**。\n"
+    tol_text = f"其余字段容差 {report['tol']:g}" if own else f"容差 {report['tol']:g}"
+    return "\n".join(rows) + f"\n\n{tol_text}，结论 **{verdict}**。\n"
 
 
 def value(book: Book, exp_id: str, path: str, fmt: str | None = None) -> str:

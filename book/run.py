@@ -182,7 +182,7 @@ def run_burn(exp: Experiment, book: Book, scratch: Path) -> tuple[Side, Build]:
     return side, b
 
 
-def run_compare_cli(book: Book, a, b, tol, fields) -> tuple[str, int]:
+def run_compare_cli(book: Book, a, b, tol, fields, tols=None) -> tuple[str, int]:
     """Run experiments/compare.py as a reader would, for its real text and exit code."""
     with tempfile.TemporaryDirectory(prefix="book-cmp-") as d:
         pa, pb = Path(d) / "pt.json", Path(d) / "burn.json"
@@ -191,5 +191,7 @@ def run_compare_cli(book: Book, a, b, tol, fields) -> tuple[str, int]:
         cmd = [book.python, "-I", str(book.compare_script), str(pa), str(pb), repr(tol)]
         if fields:
             cmd += ["--fields", ",".join(fields)]
+        if tols:
+            cmd += ["--tols", json.dumps(tols, sort_keys=True)]
         p = _run(cmd, d, base_env(book), 60)
     return p.stdout + p.stderr, p.code if p.code is not None else -1

@@ -123,12 +123,13 @@ def _compare(exp: Experiment, book: Book, outputs: dict, files: dict) -> dict:
     if not isinstance(a, dict) or not isinstance(b, dict):
         res["error"] = "两侧的标准输出必须都是 JSON 对象"
         return res
-    report = load_compare(book).compare(a, b, c["tol"], c["fields"])
-    text, code = run_compare_cli(book, a, b, c["tol"], c["fields"])
+    report = load_compare(book).compare(a, b, c["tol"], c["fields"], c["tols"])
+    text, code = run_compare_cli(book, a, b, c["tol"], c["fields"], c["tols"])
     files["compare.txt"] = text
     files["compare.json"] = normalize.dump_json(report)
     errors = [f"{r['field']}: {r['error']}" for r in report["fields"] if r["error"]]
     res.update(ok=report["ok"], worst=report["worst"], worst_field=report["worst_field"],
+               over=report["over"],
                exit_code=code, first_error=errors[0] if errors else None)
     return res
 
@@ -148,7 +149,7 @@ def _mutate(exp: Experiment, book: Book, outputs: dict, files: dict) -> dict:
         raise BookError(f"实验 {exp.id}：mutation.field {m['field']}[{m['index']}] "
                         "不是 PyTorch 输出里的一维数字列表") from None
     text, code = run_compare_cli(book, a, outputs["burn"], exp.compare["tol"],
-                                 exp.compare["fields"])
+                                 exp.compare["fields"], exp.compare["tols"])
     files["mutation.txt"] = text
     return dict(m, exit_code=code, text=text.strip().splitlines()[-1] if text.strip() else "")
 
@@ -242,7 +243,7 @@ def main(argv=None):
     ap.add_argument("--force", action="store_true", help="忽略缓存，重跑")
     ap.add_argument("--wait", action="store_true", help="另一个构建持有锁时等待，而不是退出")
     ap.add_argument("-j", "--jobs", type=int)
-    args = ap.parse_args(argv)
+    args = ap.parse_intermixed_args(argv)
     book = Book()
     try:
         if args.command == "build":

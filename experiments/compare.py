@@ -1,9 +1,10 @@
 """Compare two experiment outputs (JSON), field by field.
 
-    python experiments/compare.py A.json B.json [TOL] [--fields a,b.c]
+    python experiments/compare.py A.json B.json [TOL] [--fields a,b.c] [--tols '{"a.b": 1e-5}']
 
 Prints, per leaf field, the count of numbers and the max |diff|, then the worst diff and
-the tolerance, and OK or MISMATCH. Exit code 0 on OK, 1 on MISMATCH, 2 on bad usage.
+the tolerance, and OK or MISMATCH. --tols gives some fields (and everything under them)
+a tolerance of their own; the row then shows it. Exit code 0 on OK, 1 on MISMATCH, 2 on bad usage.
 Floats match within the absolute tolerance; integers, strings, shapes and dtypes
 (int vs float) must be exactly equal.
 """
@@ -122,8 +123,20 @@ def compare_field(path, x, y):
     return row
 
 
-def compare(a, b, tol=DEFAULT_TOL, fields=None):
-    """Walk both outputs; fields limits the walk to these (dotted) paths."""
+def _tol_for(path, tol, tols):
+    best = None
+    for prefix in tols or {}:
+        if path == prefix or path.startswith(prefix + "."):
+            if best is None or len(prefix) > len(best):
+                best = prefix
+    return tols[best] if best is not None else tol
+
+
+def compare(a, b, tol=DEFAULT_TOL, fields=None, tols=None):
+    """Walk both outputs; fields limits the walk to these (dotted) paths.
+
+    tols maps a field path (or a prefix of it) to its own tolerance.
+    """
     rows = []
     roots = fields if fields else [""]
     for root in roots:
@@ -141,10 +154,14 @@ def compare(a, b, tol=DEFAULT_TOL, fields=None):
                              "error": "missing in B"})
                 continue
             rows.append(compare_field(path, x, y))
+    for r in rows:
+        own = _tol_for(r["field"], tol, tols)
+        if own != tol:
+            r["tol"] = own
     worst = max(rows, key=lambda r: r["max_diff"], default=None)
     most_ulps = max(rows, key=lambda r: r["max_ulps"], default=None)
-    ok = bool(rows) and all(r["error"] is None for r in rows) and (
-        worst is None or worst["max_diff"] <= tol)
+    over = [r for r in rows if r["max_diff"] > r.get("tol", tol)]
+    ok = bool(rows) and all(r["error"] is None for r in rows) and not over
     return {
         "fields": rows,
         "worst": worst["max_diff"] if worst else 0.0,
@@ -155,6 +172,7 @@ def compare(a, b, tol=DEFAULT_TOL, fields=None):
         if most_ulps else {},
         "tol": tol,
         "ok": ok,
+        "over": [r["field"] for r in over],
     }
 
 
@@ -163,6 +181,8 @@ def format_report(report):
     lines = []
     for r in report["fields"]:
         line = f"{r['field']:{width}} n={r['n']:3}  max|diff|={r['max_diff']:.2e}"
+        if "tol" in r:
+            line += f"  tol={r['tol']:g}"
         if r["error"]:
             line += f"  {r['error']}"
         lines.append(line)
@@ -172,12 +192,18 @@ def format_report(report):
 
 
 def main(argv):
-    fields = None
+    fields, tols = None, None
     args = []
     it = iter(argv)
     for arg in it:
         if arg == "--fields":
             fields = [f for f in next(it, "").split(",") if f]
+        elif arg == "--tols":
+            try:
+                tols = {k: float(v) for k, v in json.loads(next(it, "")).items()}
+            except (ValueError, AttributeError) as e:
+                sys.stderr.write(f"compare.py: --tols needs a JSON object of numbers: {e}\n")
+                return 2
         else:
             args.append(arg)
     if len(args) not in (2, 3):
@@ -191,7 +217,7 @@ def main(argv):
         # Bad input is a usage error (2), never a MISMATCH (1).
         sys.stderr.write(f"compare.py: {e}\n")
         return 2
-    report = compare(a, b, tol, fields)
+    report = compare(a, b, tol, fields, tols)
     sys.stdout.write(format_report(report))
     return 0 if report["ok"] else 1
 
