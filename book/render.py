@@ -27,7 +27,9 @@ def indent(text: str, n: int = 4) -> str:
 
 def tabs(items: list[tuple[str, str]]) -> str:
     """Content tabs; the same labels everywhere, so that Material links them."""
-    return "\n\n".join(f'=== "{label}"\n\n{indent(body)}' for label, body in items) + "\n"
+    # "===!" opens a new tab set, so that two pairs in a row never merge into one.
+    return "\n\n".join(f'==={"!" if i == 0 else ""} "{label}"\n\n{indent(body)}'
+                         for i, (label, body) in enumerate(items)) + "\n"
 
 
 def extract(path: Path, region: str | None, book: Book) -> str:

@@ -176,6 +176,21 @@ def test_second_build_while_locked(bare):
         pass
 
 
+def test_wait_blocks_until_the_lock_is_released(bare):
+    import threading
+    import time
+    lines, done = [], threading.Event()
+    with cache.build_lock(bare):
+        t = threading.Thread(target=lambda: (runner.build(bare, log=lines.append, wait=True),
+                                             done.set()))
+        t.start()
+        time.sleep(0.5)
+        assert not done.is_set()  # still waiting while the lock is held
+        assert any("等它结束" in ln for ln in lines)
+    t.join(timeout=30)
+    assert done.is_set()
+
+
 def test_write_entry_replaces_the_whole_entry(bare):
     cache.write_entry(bare, "e", {"a.txt": "1\n", "b.txt": "2\n"})
     cache.write_entry(bare, "e", {"a.txt": "3\n"})

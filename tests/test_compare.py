@@ -260,3 +260,27 @@ def test_cli_prints_the_tolerance_it_used(tmp_path):
     assert code == 1
     shown = out.strip().splitlines()[-1].split("tol=")[1].split()[0]
     assert float(shown) == 2.5e-4, shown
+
+
+# --- per-field tolerances ---------------------------------------------------------------
+
+def test_own_tolerance_applies_to_a_field_and_everything_under_it():
+    a = {"loss": {"step01": 1.0, "step02": 1.0}, "params": {"w": [1.0, 2.0]}}
+    b = {"loss": {"step01": 1.0, "step02": 1.0 + 3e-6}, "params": {"w": [1.0, 2.0 + 5e-6]}}
+    report = cmp.compare(a, b, 1e-6, tols={"loss.step02": 4e-6, "params": 1e-5})
+    assert report["ok"]
+    assert row(report, "loss.step02")["tol"] == 4e-6
+    assert row(report, "params.w")["tol"] == 1e-5
+    assert "tol" not in row(report, "loss.step01")  # the global one
+    tight = cmp.compare(a, b, 1e-6, tols={"loss.step02": 2e-6, "params": 1e-5})
+    assert not tight["ok"] and tight["over"] == ["loss.step02"]
+
+
+def test_cli_tols_shows_each_own_tolerance_and_bites(tmp_path):
+    a, b = {"x": 1.0, "y": 1.0}, {"x": 1.0 + 3e-6, "y": 1.0}
+    code, out, _ = cli(tmp_path, a, b, "1e-6", "--tols", '{"x": 1e-5}')
+    assert code == 0 and "tol=1e-05" in out.splitlines()[0]
+    code, out, _ = cli(tmp_path, a, b, "1e-6", "--tols", '{"x": 1e-6}')
+    assert code == 1 and out.rstrip().endswith("MISMATCH")
+    code, _, err = cli(tmp_path, a, b, "1e-6", "--tols", "not json")
+    assert code == 2 and "--tols" in err

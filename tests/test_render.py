@@ -225,7 +225,7 @@ def test_pair_shows_both_programs_in_linked_tabs(tmp_path):
     write_crate(tmp_path, "c", SOURCE.replace("body", "r"))
     manifest(tmp_path, "pp", "python:\n  script: p.py\nburn:\n  crate: c\n")
     out = render.pair(b, "pp", "r")
-    assert out == ('=== "PyTorch"\n\n    ```python\n    print(1)\n    ```\n\n'
+    assert out == ('===! "PyTorch"\n\n    ```python\n    print(1)\n    ```\n\n'
                    '=== "burn"\n\n    ```rust\n    let a = 1;\n        let b = 2;\n    ```\n')
     with pytest.raises(BookError, match="'nope'"):
         render.pair(b, "nope")
@@ -246,7 +246,7 @@ def test_side_output_of_each_status(book):
 
 def test_outputs_tabs(book):
     out = render.outputs_tabs(book, "demo")
-    assert out.startswith('=== "PyTorch"\n\n    ```json\n    {\n')
+    assert out.startswith('===! "PyTorch"\n\n    ```json\n    {\n')
     assert '\n=== "burn"\n\n    ```json\n' in out
     # The JSON's own one-space indent survives under the tab's four.
     assert '\n     "x": 1.0000001\n    }\n' in out
