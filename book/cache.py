@@ -15,7 +15,7 @@ from .errors import BookError
 from .paths import Book
 
 # Bump when the engine changes what it writes into an entry: every entry goes stale.
-ENGINE_VERSION = "2"
+ENGINE_VERSION = "3"
 KEY_FILE = "inputs.json"
 SKIP_DIRS = {"target", "__pycache__", ".git"}
 

@@ -12,7 +12,7 @@ from .paths import Book
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RUSTC_CODE_RE = re.compile(r"^E\d{4}$")
 TOP_KEYS = {"id", "page", "about", "timeout", "python", "burn", "compare", "mutation",
-            "volatile"}
+            "volatile", "exclusive"}
 PY_KEYS = {"script", "expect"}
 BURN_KEYS = {"crate", "profile", "features", "expect"}
 COMPARE_KEYS = {"fields", "tol", "tols", "why", "expect"}
@@ -32,6 +32,7 @@ class Experiment:
     compare: dict | None
     mutation: dict | None
     volatile: list = field(default_factory=list)
+    exclusive: bool = False  # timings: run alone, after the others
 
     @property
     def script(self) -> Path | None:
@@ -174,7 +175,10 @@ def load(path: Path, book: Book) -> Experiment:
     if not isinstance(volatile, list) or not all(isinstance(v, str) for v in volatile):
         _fail(path, "volatile 必须是字段名的列表")
 
-    return Experiment(id=exp_id, manifest=path, page=data.get("page"),
+    exclusive = data.get("exclusive", False)
+    if not isinstance(exclusive, bool):
+        _fail(path, f"exclusive 必须是 true 或 false，得到 {exclusive!r}")
+    return Experiment(id=exp_id, manifest=path, page=data.get("page"), exclusive=exclusive,
                       about=str(data.get("about", "")), timeout=float(timeout),
                       python=python, burn=burn, compare=compare, mutation=mutation,
                       volatile=volatile)

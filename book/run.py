@@ -171,7 +171,7 @@ def run_burn(exp: Experiment, book: Book, scratch: Path) -> tuple[Side, Build]:
         side = Side(status, "", b.diagnostics or b.log, {"codes": b.codes}, {"build": b.seconds})
         return side, b
     p = _run([b.executable], scratch, base_env(book), exp.timeout)
-    side = Side("ok", p.stdout, p.stderr, {"exit_code": p.code},
+    side = Side("ok", p.stdout, p.stderr, {"exit_code": p.code, "diagnostics": b.diagnostics},
                 {"build": b.seconds, "run": p.seconds})
     if p.status == "timeout":
         side.status = "timeout"

@@ -56,6 +56,9 @@ def _side_files(prefix: str, side: Side, book: Book, volatile_keys: list):
     if side.stderr.strip():
         name = "diagnostics" if side.status == "compile_error" else "stderr"
         files[f"{prefix}.{name}.txt"] = normalize.text(side.stderr, book.root)
+    if side.detail.get("diagnostics", "").strip():
+        # Warnings of a build that went through: readers see deprecations as rustc says them.
+        files[f"{prefix}.diagnostics.txt"] = normalize.text(side.detail["diagnostics"], book.root)
     return files, data, vol
 
 
@@ -206,17 +209,22 @@ def build(book: Book, only: list[str] | None = None, jobs: int | None = None,
             else:
                 todo.append((e, cur, reason))
         jobs = jobs or os.cpu_count() or 1
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            futs = {pool.submit(_one, e, book, cur): (e, reason) for e, cur, reason in todo}
-            for fut in as_completed(futs):
-                e, reason = futs[fut]
-                try:
-                    exp_id, probs, verdict, secs = fut.result()
-                except BookError as err:
-                    exp_id, probs, verdict, secs = e.id, [str(err)], "error", 0.0
-                state = "FAILED" if probs else "ran"
-                log(f"  {state:8} {exp_id:28} {secs:7.1f}s  {verdict}  （{reason}）")
-                problems += probs
+        shared = [t for t in todo if not t[0].exclusive]
+        alone = [t for t in todo if t[0].exclusive]
+        # Timing experiments run one at a time once the others are done, on a quiet machine.
+        for batch, workers in ((shared, jobs), *(([t], 1) for t in alone)):
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                futs = {pool.submit(_one, e, book, cur): (e, reason) for e, cur, reason in batch}
+                for fut in as_completed(futs):
+                    e, reason = futs[fut]
+                    try:
+                        exp_id, probs, verdict, secs = fut.result()
+                    except BookError as err:
+                        exp_id, probs, verdict, secs = e.id, [str(err)], "error", 0.0
+                    state = "FAILED" if probs else "ran"
+                    alone_mark = "（独占）" if e.exclusive else ""
+                    log(f"  {state:8} {exp_id:28} {secs:7.1f}s  {verdict}  （{reason}）{alone_mark}")
+                    problems += probs
     log(f"实验 {len(exps)} 个：重跑 {len(todo)}，缓存命中 {len(exps) - len(todo)}，"
         f"契约失败 {len(problems)}；用时 {time.monotonic() - t0:.1f}s")
     return problems

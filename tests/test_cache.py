@@ -218,3 +218,15 @@ def test_inputs_key_ignores_mtime_and_lists_the_inputs(project):
     assert stored["key"] == k1
     assert set(stored["files"]) == {"experiments/p1.yaml", "experiments/compare.py",
                                     "experiments/ok.py", "requirements.lock"}
+
+
+def test_exclusive_experiments_run_alone_after_the_others(tmp_path):
+    root = make_workspace(tmp_path / "proj", crates=("helper",))
+    manifest(root, "a-timing", "exclusive: true\npython:\n  script: ok.py\n")
+    manifest(root, "b-plain", "python:\n  script: ok.py\n")
+    manifest(root, "c-plain", "python:\n  script: off.py\n")
+    lines = []
+    assert runner.build(scratch_book(root), log=lines.append) == []
+    ran = [ln.split()[1] for ln in lines if ln.strip().startswith("ran")]
+    assert ran[-1] == "a-timing" and set(ran[:2]) == {"b-plain", "c-plain"}
+    assert "独占" in [ln for ln in lines if "a-timing" in ln][0]

@@ -101,6 +101,9 @@ BAD = {
                                   "compare.fields"),
     "mutation index not an integer": (GOOD + "mutation:\n  field: x\n  index: first\n",
                                       "mutation.index"),
+    "exclusive not a boolean": (GOOD + "exclusive: yes please\n", "exclusive"),
+    "tols not a mapping of numbers": (GOOD.replace("  tol: 1.0e-6\n", "  tol: 1.0e-6\n  tols: {x: big}\n"),
+                                      "compare.tols"),
 }
 
 

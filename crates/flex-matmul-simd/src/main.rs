@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use burn::prelude::*;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Map};
 
 const SIZES: [usize; 3] = [64, 256, 1024];
 const REPS: usize = 11;
