@@ -173,12 +173,12 @@ def md_text(s: str) -> str:
     return s.translate({ord(ch): f"&#{ord(ch)};" for ch in "&<>\"'\\`*_[]{}#|~"})
 
 
-def claim(book: Book, exp_id: str, path: str, expected) -> str:
+def claim(book: Book, exp_id: str, path: str, expected, fmt: str | None = None) -> str:
     """Render a value the prose relies on, and stop the build the day it stops holding."""
     v = outputs.entry(book, exp_id).field(path)
     if type(v) is not type(expected) or v != expected:
         raise BookError(f"正文声称实验 {exp_id} 的 {path} 是 {expected!r}，实际是 {v!r}：改正文或查实验")
-    return value(book, exp_id, path)
+    return value(book, exp_id, path, fmt)
 
 
 def num(book: Book, exp_id: str, path: str):
