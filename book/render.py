@@ -189,6 +189,59 @@ def num(book: Book, exp_id: str, path: str):
     return v
 
 
+PLOT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
+
+
+def line_plot(book: Book, title: str, series: list, x_label: str = "", y_label: str = "") -> str:
+    """An inline SVG line plot of cached outputs. series: [[label, exp_id, path], ...], each
+    path naming a list of numbers, or a mapping read in key order (y at x = 1, 2, ...).
+    Drawn from the data, never by hand."""
+    lines = []
+    for item in series:
+        if not isinstance(item, (list, tuple)) or len(item) != 3:
+            raise BookError(f"line_plot 的每条线写成 [标签, 实验 id, 字段路径]，得到 {item!r}")
+        label, exp_id, path = item
+        ys = outputs.entry(book, exp_id).field(path)
+        if isinstance(ys, dict):  # {"step01": .., "step02": ..}: in key order
+            ys = [ys[k] for k in sorted(ys)]
+        if not isinstance(ys, list) or not ys or not all(
+                isinstance(y, (int, float)) and not isinstance(y, bool) for y in ys):
+            raise BookError(f"实验 {exp_id} 的 {path} 不是一列数，画不了线")
+        lines.append((str(label), [float(y) for y in ys]))
+    w, h, left, right, top, bottom = 640, 320, 64, 16, 28, 44
+    n = max(len(ys) for _, ys in lines)
+    lo = min(min(ys) for _, ys in lines)
+    hi = max(max(ys) for _, ys in lines)
+    if hi == lo:
+        hi, lo = hi + 1, lo - 1
+    def px(i):
+        return left + (w - left - right) * (i / max(n - 1, 1))
+    def py(y):
+        return top + (h - top - bottom) * (1 - (y - lo) / (hi - lo))
+    out = [f'<svg class="plot" viewBox="0 0 {w} {h}" role="img" xmlns="http://www.w3.org/2000/svg">',
+           f"<title>{html.escape(title)}</title>",
+           f'<text x="{w / 2}" y="16" text-anchor="middle" font-size="13">{html.escape(title)}</text>',
+           f'<line x1="{left}" y1="{h - bottom}" x2="{w - right}" y2="{h - bottom}" stroke="currentColor"/>',
+           f'<line x1="{left}" y1="{top}" x2="{left}" y2="{h - bottom}" stroke="currentColor"/>']
+    for y in (lo, (lo + hi) / 2, hi):
+        out.append(f'<text x="{left - 6}" y="{py(y) + 4:.1f}" text-anchor="end" font-size="11">{y:.4g}</text>')
+    for i in sorted({0, (n - 1) // 2, n - 1}):
+        out.append(f'<text x="{px(i):.1f}" y="{h - bottom + 16}" text-anchor="middle" font-size="11">{i + 1}</text>')
+    out.append(f'<text x="{(left + w - right) / 2}" y="{h - 6}" text-anchor="middle" font-size="12">{html.escape(x_label)}</text>')
+    out.append(f'<text x="14" y="{(top + h - bottom) / 2}" text-anchor="middle" font-size="12" '
+               f'transform="rotate(-90 14 {(top + h - bottom) / 2})">{html.escape(y_label)}</text>')
+    for k, (label, ys) in enumerate(lines):
+        colour = PLOT_COLOURS[k % len(PLOT_COLOURS)]
+        pts = " ".join(f"{px(i):.1f},{py(y):.1f}" for i, y in enumerate(ys))
+        out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{pts}"/>')
+        ly = top + 14 * k + 4
+        out.append(f'<line x1="{w - right - 150}" y1="{ly}" x2="{w - right - 130}" y2="{ly}" stroke="{colour}" stroke-width="2"/>')
+        out.append(f'<text x="{w - right - 126}" y="{ly + 4}" font-size="11">{html.escape(label)}</text>')
+    out.append("</svg>")
+    # A raw HTML block: one line, blank lines around, so Markdown leaves it alone.
+    return "\n" + "".join(out) + "\n"
+
+
 def version_line(book: Book, *exp_ids: str) -> str:
     if not exp_ids:
         raise BookError("version_line 至少要一个实验 id")

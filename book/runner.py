@@ -197,6 +197,12 @@ def build(book: Book, only: list[str] | None = None, jobs: int | None = None,
     problems, t0 = [], time.monotonic()
     with cache.build_lock(book, wait, log):
         if any(e.burn for e in exps) and book.cargo_lock.parent.joinpath("Cargo.toml").is_file():
+            # cargo's members = ["crates/*"] fails on any folder without a Cargo.toml: name it.
+            bare = [d.name for d in sorted(book.crates.iterdir())
+                    if d.is_dir() and not (d / "Cargo.toml").is_file()]
+            if bare:
+                raise BookError(f"crates/ 下这些目录没有 Cargo.toml：{', '.join(bare)}；"
+                                "workspace 的每个成员都要有（写完它或删掉空目录）")
             err = lock_workspace(book)
             if err:
                 raise BookError(f"cargo update --workspace 失败：{err}")

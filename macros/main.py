@@ -27,5 +27,5 @@ def define_env(env):
 
     for fn in (render.code, render.pair, render.side_output, render.outputs_tabs,
                render.compare_output, render.compare_table, render.value, render.num, render.claim,
-               render.version_line, render.src):
+               render.version_line, render.src, render.line_plot):
         macro(fn)

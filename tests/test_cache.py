@@ -230,3 +230,11 @@ def test_exclusive_experiments_run_alone_after_the_others(tmp_path):
     ran = [ln.split()[1] for ln in lines if ln.strip().startswith("ran")]
     assert ran[-1] == "a-timing" and set(ran[:2]) == {"b-plain", "c-plain"}
     assert "独占" in [ln for ln in lines if "a-timing" in ln][0]
+
+
+def test_a_crate_folder_without_cargo_toml_is_named(tmp_path):
+    root = make_workspace(tmp_path / "proj", crates=("helper", "okjson"))
+    manifest(root, "r1", "burn:\n  crate: okjson\n")
+    (root / "crates" / "half-written").mkdir()
+    with pytest.raises(BookError, match="half-written"):
+        runner.build(scratch_book(root), log=lambda s: None)

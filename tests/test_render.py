@@ -327,3 +327,30 @@ def test_src_missing_file_or_symbol(path, symbol, word):
     with pytest.raises(BookError) as err:
         render.src(Book(), path, symbol)
     assert word in str(err.value)
+
+
+# --- line_plot ----------------------------------------------------------------------------
+
+def test_line_plot_draws_each_series_from_the_outputs(book):
+    svg = render.line_plot(book, "t <1>", [["a<b>", "demo", "python.w.fc1.weight"],
+                                           ["burn", "demo", "burn.w.fc1.weight"]], "x", "y")
+    assert svg.count("<polyline") == 2
+    assert "t &lt;1&gt;" in svg and "a&lt;b&gt;" in svg and "<b>" not in svg
+    assert "\n\n" not in svg.strip("\n")  # one raw HTML block, nothing for Markdown to split
+
+
+def test_line_plot_reads_a_mapping_in_key_order(book):
+    entry(book, "curve", {"outcome.json": {}, "python.json": {"loss": {"step02": 2.0, "step01": 1.0,
+                                                                      "step03": 0.0}}})
+    svg = render.line_plot(book, "t", [["p", "curve", "python.loss"]])
+    pts = svg.split('points="')[1].split('"')[0].split()
+    ys = [float(p.split(",")[1]) for p in pts]
+    # Key order gives 1.0, 2.0, 0.0; SVG y grows downwards: middle, top, bottom.
+    assert ys[1] < ys[0] < ys[2]
+
+
+def test_line_plot_rejects_what_is_not_a_list_of_numbers(book):
+    with pytest.raises(BookError, match="一列数"):
+        render.line_plot(book, "t", [["p", "demo", "python.name"]])
+    with pytest.raises(BookError, match="标签"):
+        render.line_plot(book, "t", [["only two", "demo"]])
