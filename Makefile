@@ -4,7 +4,7 @@ PY    := .venv/bin/python
 export NO_MKDOCS_2_WARNING := 1
 VENDOR := docs/assets/vendor/mermaid.min.js
 
-.PHONY: site test serve check outputs setup fetch bench clean
+.PHONY: site test serve check outputs setup bench clean
 
 ## make site：准备环境，重跑输入变了的实验，构建 site/
 site: setup
@@ -35,7 +35,7 @@ outputs: setup
 bench: setup
 	$(PY) -m book.bench
 
-setup: .venv/.stamp $(VENDOR) fetch
+setup: .venv/.stamp $(VENDOR) target/.fetched
 
 .venv/.stamp: requirements.lock
 	python3 -m venv .venv
@@ -49,8 +49,9 @@ $(VENDOR): package-lock.json
 
 # burn's sources: the source-link macro reads line numbers from cargo's copy.
 # Without --locked, so that a new experiment crate gets into Cargo.lock; pinned versions stay.
-fetch:
+target/.fetched: Cargo.lock
 	cargo fetch --quiet
+	mkdir -p target && touch $@
 
 clean:
 	rm -rf site .bench

@@ -90,6 +90,15 @@ def local_crates(book: Book) -> dict[str, Path]:
     return out
 
 
+def lock_has_members(book: Book) -> bool:
+    """Whether Cargo.lock already records every crate of the workspace (no update needed)."""
+    if not book.cargo_lock.is_file():
+        return False
+    lock = tomllib.loads(book.cargo_lock.read_text(encoding="utf-8"))
+    names = {p["name"] for p in lock.get("package", []) if "source" not in p}
+    return set(local_crates(book)) <= names
+
+
 def inputs(exp: Experiment, book: Book) -> dict:
     """Every input of an experiment, each with its content hash."""
     paths = [exp.manifest, book.compare_script]

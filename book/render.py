@@ -254,6 +254,9 @@ def version_line(book: Book, *exp_ids: str) -> str:
     parts = []
     if one("torch"):
         parts.append(f"PyTorch {one('torch')}（CPU）")
+    for extra, name in (("onnx", "onnx"), ("onnxscript", "onnxscript"), ("safetensors", "safetensors")):
+        if one(extra):
+            parts.append(f"{name} {one(extra)}")
     if one("burn"):
         feats = []
         for _, p in provs:

@@ -4,6 +4,7 @@ import importlib.util
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -27,11 +28,21 @@ def load_compare(book: Book):
     return mod
 
 
+# Packages whose versions go into provenance (and the version line) when a script imports them.
+TRACKED = ("torch", "numpy", "onnx", "onnxscript", "safetensors")
+IMPORT_RE = re.compile(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)", re.M)
+
+
+def imported(script: Path) -> list[str]:
+    names = set(IMPORT_RE.findall(script.read_text(encoding="utf-8")))
+    return [p for p in TRACKED if p in names]
+
+
 @lru_cache(maxsize=None)
 def python_packages(python: str) -> dict:
     code = ("import importlib.metadata as m, json\n"
             "v = {}\n"
-            "for p in ('torch', 'numpy'):\n"
+            f"for p in {TRACKED!r}:\n"
             "    try: v[p] = m.version(p)\n"
             "    except m.PackageNotFoundError: pass\n"
             "print(json.dumps(v))")
@@ -88,7 +99,9 @@ def run_experiment(exp: Experiment, book: Book) -> dict:
             volatile["seconds"]["python"] = side.seconds
             outcome["python"] = {"expected": exp.python["expect"], "actual": _actual(side, book)}
             pk = python_packages(book.python)
-            provenance.update(python=cache.toolchain(book.python)["python"], **pk)
+            uses = imported(exp.script)
+            provenance.update(python=cache.toolchain(book.python)["python"],
+                              **{k: v for k, v in pk.items() if k in uses or k == "torch"})
         if exp.burn:
             (scratch / "burn").mkdir()
             side, build = run_burn(exp, book, scratch / "burn")
@@ -203,7 +216,7 @@ def build(book: Book, only: list[str] | None = None, jobs: int | None = None,
             if bare:
                 raise BookError(f"crates/ 下这些目录没有 Cargo.toml：{', '.join(bare)}；"
                                 "workspace 的每个成员都要有（写完它或删掉空目录）")
-            err = lock_workspace(book)
+            err = None if cache.lock_has_members(book) else lock_workspace(book)
             if err:
                 raise BookError(f"cargo update --workspace 失败：{err}")
         todo = []
