@@ -3,6 +3,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tomllib
@@ -15,7 +16,7 @@ from .errors import BookError
 from .paths import Book
 
 # Bump when the engine changes what it writes into an entry: every entry goes stale.
-ENGINE_VERSION = "3"
+ENGINE_VERSION = "4"
 KEY_FILE = "inputs.json"
 SKIP_DIRS = {"target", "__pycache__", ".git"}
 
@@ -47,37 +48,41 @@ def _files(path: Path):
             yield p
 
 
+TREE_LINE_RE = re.compile(r"^(\S+) v(\S+)(?: \(([^)]*)\))?")
+
+
 def locked_deps(book: Book, crate: str) -> list[str]:
-    """The Cargo.lock packages a crate depends on, transitively: "name version checksum".
+    """The packages this crate really builds with, transitively: "name version checksum".
 
-    Keying on this slice, not the whole file, means adding another experiment's crate
-    (which rewrites Cargo.lock) does not make every experiment stale.
+    Cargo.lock alone is not enough: it lists, for each package, the union of the optional
+    dependencies that any workspace member turns on. `cargo tree -p` resolves features for
+    this crate alone. Keying on its answer means another experiment's crate (which rewrites
+    Cargo.lock) never makes this one stale. Answers are cached per Cargo.lock content.
     """
-    lock = tomllib.loads(book.cargo_lock.read_text(encoding="utf-8"))
-    by_name = {}
-    for p in lock.get("package", []):
-        by_name.setdefault(p["name"], []).append(p)
-
-    def pick(dep: str):
-        name, *rest = dep.split(" ")
-        cands = by_name.get(name, [])
-        if rest:
-            cands = [p for p in cands if p["version"] == rest[0]]
-        return cands[0] if cands else None
-
-    root = pick(crate)
-    if root is None:
-        raise BookError(f"Cargo.lock 里没有 crate {crate}：先运行 cargo generate-lockfile 或 make site")
-    seen, todo = {}, [root]
-    while todo:
-        p = todo.pop()
-        key = f"{p['name']} {p['version']}"
-        if key in seen:
-            continue
-        seen[key] = p.get("checksum", "local")
-        todo += [d for d in map(pick, p.get("dependencies", [])) if d]
-    seen.pop(f"{root['name']} {root['version']}")
-    return sorted(f"{k} {v}" for k, v in seen.items())
+    lock_text = book.cargo_lock.read_text(encoding="utf-8")
+    toml = book.crates / crate / "Cargo.toml"
+    key = sha((lock_text + (book.root / "Cargo.toml").read_text("utf-8")
+               + (toml.read_text("utf-8") if toml.is_file() else "")).encode())
+    memo = book.target / ".book-tree" / crate / f"{key[:16]}.json"
+    if memo.is_file():
+        return json.loads(memo.read_text(encoding="utf-8"))
+    p = subprocess.run(["cargo", "tree", "-p", crate, "--prefix", "none", "-e", "normal,build",
+                        "--locked", "--offline"], cwd=book.root, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise BookError(f"cargo tree -p {crate} 失败（Cargo.lock 过期？先运行 make site）：{p.stderr.strip()}")
+    checksums = {(q["name"], q["version"]): q.get("checksum", "local")
+                 for q in tomllib.loads(lock_text).get("package", [])}
+    seen = set()
+    for line in p.stdout.splitlines()[1:]:  # the first line is the crate itself
+        m = TREE_LINE_RE.match(line.strip())
+        if m:
+            seen.add(f"{m.group(1)} {m.group(2)} {checksums.get((m.group(1), m.group(2)), 'local')}")
+    deps = sorted(seen)
+    memo.parent.mkdir(parents=True, exist_ok=True)
+    for old in memo.parent.glob("*.json"):
+        old.unlink()
+    memo.write_text(json.dumps(deps), encoding="utf-8")
+    return deps
 
 
 def local_crates(book: Book) -> dict[str, Path]:
@@ -117,14 +122,16 @@ def inputs(exp: Experiment, book: Book) -> dict:
                 paths.append(local[name])
     if exp.python:
         paths.append(book.pins)
+    # Crates whose binaries the experiment runs: their sources and their Cargo.lock slices.
+    paths += [book.crates / c for c in exp.needs]
     files = {}
     for path in paths:
         for f in _files(path):
             files[f.relative_to(book.root).as_posix()] = sha(f.read_bytes())
-    if exp.burn:
-        files["Cargo.lock#" + exp.burn["crate"]] = sha("\n".join(locked_deps(book, exp.burn["crate"])).encode())
+    for crate in ([exp.burn["crate"]] if exp.burn else []) + exp.needs:
+        files["Cargo.lock#" + crate] = sha("\n".join(locked_deps(book, crate)).encode())
     tools = dict(toolchain(book.python), engine=ENGINE_VERSION)
-    if not exp.burn:
+    if not exp.burn and not exp.needs:
         tools.pop("rustc"), tools.pop("cargo")
     key = sha(json.dumps([files, tools], sort_keys=True).encode())
     return {"key": key, "files": files, "toolchain": tools}

@@ -12,7 +12,7 @@ from .paths import Book
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RUSTC_CODE_RE = re.compile(r"^E\d{4}$")
 TOP_KEYS = {"id", "page", "about", "timeout", "python", "burn", "compare", "mutation",
-            "volatile", "exclusive"}
+            "volatile", "exclusive", "needs"}
 PY_KEYS = {"script", "expect"}
 BURN_KEYS = {"crate", "profile", "features", "expect"}
 COMPARE_KEYS = {"fields", "tol", "tols", "why", "expect"}
@@ -33,6 +33,7 @@ class Experiment:
     mutation: dict | None
     volatile: list = field(default_factory=list)
     exclusive: bool = False  # timings: run alone, after the others
+    needs: list = field(default_factory=list)  # other crates whose release binaries it runs
 
     @property
     def script(self) -> Path | None:
@@ -175,10 +176,17 @@ def load(path: Path, book: Book) -> Experiment:
     if not isinstance(volatile, list) or not all(isinstance(v, str) for v in volatile):
         _fail(path, "volatile 必须是字段名的列表")
 
+    needs = data.get("needs") or []
+    if not isinstance(needs, list) or not all(isinstance(c, str) for c in needs):
+        _fail(path, "needs 必须是 crate 名的列表")
+    for c in needs:
+        if not (book.crates / c / "Cargo.toml").is_file():
+            _fail(path, f"needs 里的 crate 不存在：crates/{c}/Cargo.toml")
     exclusive = data.get("exclusive", False)
     if not isinstance(exclusive, bool):
         _fail(path, f"exclusive 必须是 true 或 false，得到 {exclusive!r}")
     return Experiment(id=exp_id, manifest=path, page=data.get("page"), exclusive=exclusive,
+                      needs=needs,
                       about=str(data.get("about", "")), timeout=float(timeout),
                       python=python, burn=burn, compare=compare, mutation=mutation,
                       volatile=volatile)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from . import normalize
 from .discover import Experiment
+from .errors import BookError
 from .paths import Book
 
 # cargo locks its target dir anyway; one build at a time keeps its output readable.
@@ -93,6 +94,17 @@ class Side:
     seconds: dict = field(default_factory=dict)
 
 
+def build_needs(exp: Experiment, book: Book):
+    """Build, one by one, the release binaries of the crates an experiment says it runs."""
+    for crate in exp.needs:
+        with CARGO_LOCK:
+            p = _run(["cargo", "build", "-q", "-p", crate, "--release", "--locked"], book.root,
+                     base_env(book), BUILD_TIMEOUT)
+        if p.status != "ok":
+            raise BookError(f"实验 {exp.id}：needs 里的 crate {crate} 编译失败：\n"
+                            + normalize.text(p.stderr, book.root))
+
+
 def run_python(exp: Experiment, book: Book, scratch: Path) -> Side:
     p = _run([book.python, "-I", str(exp.script)], scratch, base_env(book), exp.timeout)
     side = Side("ok", p.stdout, p.stderr, {"exit_code": p.code}, {"run": p.seconds})
@@ -141,7 +153,12 @@ def cargo_build(exp: Experiment, book: Book) -> Build:
         elif reason == "compiler-artifact":
             name = msg.get("target", {}).get("name", "").replace("_", "-")
             if name in BURN_CRATES and "#" in pkg:
-                features[name] = sorted(msg.get("features", []))
+                # A build-dependency (burn-onnx's codegen) compiles burn a second time with
+                # its own features: keep every set, the runner picks the one for the binary.
+                sets = features.setdefault(name, [])
+                feats = sorted(msg.get("features", []))
+                if feats not in sets:
+                    sets.append(feats)
                 versions[name] = pkg.rsplit("@", 1)[-1]
             if msg.get("executable") and ours:
                 exe = msg["executable"]

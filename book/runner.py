@@ -18,7 +18,7 @@ from . import cache, contract, normalize, sources
 from .discover import Experiment, discover
 from .errors import BookError
 from .paths import Book
-from .run import Side, lock_workspace, run_burn, run_compare_cli, run_python
+from .run import Side, build_needs, lock_workspace, run_burn, run_compare_cli, run_python
 
 
 def load_compare(book: Book):
@@ -90,6 +90,7 @@ def run_experiment(exp: Experiment, book: Book) -> dict:
     outputs = {}
     with tempfile.TemporaryDirectory(prefix=f"book-{exp.id}-") as scratch:
         scratch = Path(scratch)
+        build_needs(exp, book)
         if exp.python:
             (scratch / "py").mkdir()
             side = run_python(exp, book, scratch / "py")
@@ -110,17 +111,20 @@ def run_experiment(exp: Experiment, book: Book) -> dict:
             volatile["burn"] = vol
             volatile["seconds"]["burn"] = side.seconds
             outcome["burn"] = {"expected": exp.burn["expect"], "actual": _actual(side, book)}
-            if build.features.get("burn") is not None:
-                outcome["burn"]["features"] = {
-                    "compiled": build.features["burn"],
-                    "expected": sources.feature_closure(exp.burn["features"], build.versions["burn"]),
-                }
+            burn_sets, flex_sets = build.features.get("burn", []), build.features.get("burn-flex", [])
+            expected = (sources.feature_closure(exp.burn["features"], build.versions["burn"])
+                        if burn_sets else None)
+            # With a build-dependency on burn there are two sets: the binary's is the expected
+            # one when nothing leaked; otherwise report the first, and the contract fails.
+            compiled = expected if expected in burn_sets else (burn_sets[0] if burn_sets else None)
+            if compiled is not None:
+                outcome["burn"]["features"] = {"compiled": compiled, "expected": expected}
             provenance.update(
                 rustc=cache.toolchain(book.python)["rustc"],
                 profile=exp.burn["profile"],
                 burn=build.versions.get("burn"),
-                burn_features=build.features.get("burn"),
-                flex_features=build.features.get("burn-flex"),
+                burn_features=compiled,
+                flex_features=flex_sets[0] if len(flex_sets) == 1 else flex_sets or None,
                 features_requested=exp.burn["features"],
             )
     if exp.compare:

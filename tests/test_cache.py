@@ -8,7 +8,8 @@ import pytest
 from book import cache, runner
 from book.discover import discover
 from book.errors import BookError
-from conftest import generate_lockfile, log_states, make_workspace, manifest, scratch_book, write
+from conftest import (generate_lockfile, log_states, make_workspace, manifest, scratch_book, write,
+                      write_crate)
 
 EXPERIMENTS = {
     "p1": "python:\n  script: ok.py\n",
@@ -131,8 +132,9 @@ def test_crate_missing_from_cargo_lock(project):
     # A new crate whose lock entry was never generated: say what to run, do not guess.
     write(project.crates / "fresh" / "Cargo.toml",
           '[package]\nname = "fresh"\nversion = "0.1.0"\nedition = "2021"\n')
+    write(project.crates / "fresh" / "src" / "main.rs", "fn main() {}\n")
     manifest(project.root, "r3", "burn:\n  crate: fresh\n")
-    with pytest.raises(BookError, match="Cargo.lock 里没有 crate fresh"):
+    with pytest.raises(BookError, match="cargo tree -p fresh.*make site"):
         cache.inputs(exp(project, "r3"), project)
 
 
@@ -238,3 +240,40 @@ def test_a_crate_folder_without_cargo_toml_is_named(tmp_path):
     (root / "crates" / "half-written").mkdir()
     with pytest.raises(BookError, match="half-written"):
         runner.build(scratch_book(root), log=lambda s: None)
+
+
+def test_needs_builds_the_crate_and_follows_its_sources(tmp_path):
+    root = make_workspace(tmp_path / "proj", crates=("helper", "okvec"))
+    manifest(root, "measure", "needs: [okvec]\npython:\n  script: ok.py\n")
+    book = scratch_book(root)
+    assert runner.build(book, log=lambda s: None) == []
+    assert (book.target / "release" / "okvec").is_file()  # built although no burn side
+    append(root / "crates" / "okvec" / "src" / "main.rs", "// edited\n")
+    assert "crates/okvec/src/main.rs" in cache.stale_reason(exp(book, "measure"), book)
+
+
+def test_needs_names_a_missing_crate(tmp_path):
+    root = make_workspace(tmp_path / "proj", crates=("helper",))
+    path = manifest(root, "measure", "needs: [ghost]\npython:\n  script: ok.py\n")
+    with pytest.raises(BookError, match="ghost") as err:
+        discover(scratch_book(root))
+    assert str(path) in str(err.value)
+
+
+def test_another_crates_optional_dependency_does_not_touch_this_key(tmp_path):
+    # Cargo.lock lists, per package, the union of optional deps that ANY member turns on
+    # (as burn lists burn-store once one crate enables "store"). The key must not see it.
+    root = make_workspace(tmp_path / "proj", crates=("okjson", "helper"))
+    write_crate(root, "extra", "pub fn two() -> u8 { 2 }\n", lib=True)
+    toml = root / "crates" / "helper" / "Cargo.toml"
+    toml.write_text(toml.read_text(encoding="utf-8")
+                    + 'extra = { path = "../extra", optional = true }\n', encoding="utf-8")
+    generate_lockfile(root)
+    book = scratch_book(root)
+    manifest(root, "r1", "burn:\n  crate: okjson\n")
+    before = cache.inputs(exp(book, "r1"), book)["key"]
+    write_crate(root, "wants-extra", "fn main() {}\n",
+                deps='helper = { path = "../helper", features = ["extra"] }\n')
+    generate_lockfile(root)
+    assert "extra" in (root / "Cargo.lock").read_text(encoding="utf-8").split('name = "helper"')[1][:200]
+    assert cache.inputs(exp(book, "r1"), book)["key"] == before
