@@ -25,7 +25,7 @@ serve:
 	$(PY) -m http.server 8000 --bind 127.0.0.1 --directory site
 
 ## make check：不运行任何实验，只检查提交的输出是否过期、契约是否成立
-check: .venv/.stamp
+check: .venv/.stamp target/.fetched
 	$(PY) -m book.runner check
 
 outputs: setup
