@@ -34,6 +34,15 @@ def test_nothing_was_kept_aside(fresh):
     assert not (fresh / ".failed").exists()
 
 
+def test_every_simd_twin_is_the_same_program():
+    # crates/<x>-simd exists to show what burn's default features change: same source only.
+    twins = sorted(p for p in (REPO / "crates").glob("*-simd") if (REPO / "crates" / p.name[:-5]).is_dir())
+    assert twins, "no <x>-simd crates found"
+    for twin in twins:
+        base = REPO / "crates" / twin.name[:-len("-simd")]
+        assert (twin / "src" / "main.rs").read_bytes() == (base / "src" / "main.rs").read_bytes(), twin.name
+
+
 def test_sum_order_crates_differ_only_in_features():
     a = (REPO / "crates" / "sum-order" / "src" / "main.rs").read_bytes()
     b = (REPO / "crates" / "sum-order-simd" / "src" / "main.rs").read_bytes()

@@ -1,5 +1,6 @@
 """RSS over N inference passes of an 8-layer 256→256 Linear/ReLU stack on a batch of 512,
-in four modes; each mode runs in its own child process, so they do not share an allocator."""
+in four modes; each mode runs REPEATS times, each run in its own fresh child process, so no two
+runs share an allocator. Per mode: the growth of each run, its median, min and max."""
 import json
 import os
 import subprocess
@@ -9,6 +10,7 @@ import torch
 from torch import nn
 
 N, LAYERS, WIDTH, BATCH = 50, 8, 256, 512
+REPEATS = 3
 torch.set_num_threads(1)
 
 
@@ -58,13 +60,30 @@ if len(sys.argv) > 1:
     sys.exit(0)
 
 modes = ["grad_drop", "grad_keep", "nograd_drop", "nograd_keep"]
-runs = {m: json.loads(subprocess.run([sys.executable, "-I", os.path.abspath(__file__), m],
-                                     check=True, capture_output=True, text=True).stdout)
-        for m in modes}
+
+
+def run(mode):
+    return json.loads(subprocess.run([sys.executable, "-I", os.path.abspath(__file__), mode],
+                                     check=True, capture_output=True, text=True).stdout)["rss_mb"]
+
+
+# runs interleaved (mode after mode, then again), so a slow patch of the machine hits every mode
+runs = {m: [] for m in modes}
+for _ in range(REPEATS):
+    for m in modes:
+        runs[m].append(run(m))
+
+growth, rss = {}, {}
+for m in modes:
+    g = [r[-1] - r[0] for r in runs[m]]
+    order = sorted(range(REPEATS), key=lambda i: g[i])
+    med = order[REPEATS // 2]                     # REPEATS is odd: the median is one of the runs
+    growth[m] = {"runs": g, "median": g[med], "min": min(g), "max": max(g)}
+    rss[m] = runs[m][med]                         # the RSS series of the median run, for the plots
 print(json.dumps({
-    "config": {"passes": N, "layers": LAYERS, "width": WIDTH, "batch": BATCH},
-    "rss_mb": {m: r["rss_mb"] for m, r in runs.items()},
-    "growth_mb": {m: r["rss_mb"][-1] - r["rss_mb"][0] for m, r in runs.items()},
-    # a coarse, stable fact drawn from the volatile numbers: did RSS grow by over 100 MB?
-    "grows_over_100mb": {m: r["rss_mb"][-1] - r["rss_mb"][0] > 100 for m, r in runs.items()},
+    "config": {"passes": N, "layers": LAYERS, "width": WIDTH, "batch": BATCH, "repeats": REPEATS},
+    "rss_mb": rss,
+    "growth_mb": growth,
+    # a coarse, stable fact drawn from the volatile numbers: did the median run grow by over 100 MB?
+    "grows_over_100mb": {m: growth[m]["median"] > 100 for m in modes},
 }))

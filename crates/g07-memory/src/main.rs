@@ -1,5 +1,6 @@
 //! RSS over N inference passes of an 8-layer 256→256 Linear/ReLU stack on a batch of 512,
-//! in four modes; each mode runs in its own child process, so they do not share an allocator.
+//! in four modes; each mode runs REPEATS times, each run in its own fresh child process, so no two
+//! runs share an allocator. Per mode: the growth of each run, its median, min and max.
 use burn::module::Param;
 use burn::nn::Linear;
 use burn::prelude::*;
@@ -10,6 +11,7 @@ const N: usize = 50;
 const LAYERS: usize = 8;
 const WIDTH: usize = 256;
 const BATCH: usize = 512;
+const REPEATS: usize = 3;
 
 #[derive(Module, Debug)]
 struct Stack {
@@ -73,6 +75,13 @@ fn child(mode: &str) {
     println!("{}", json!({ "rss_mb": rss }));
 }
 
+fn run(exe: &std::path::Path, mode: &str) -> Vec<f64> {
+    let out = Command::new(exe).arg(mode).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_value(v["rss_mb"].clone()).unwrap()
+}
+
 fn main() {
     if let Some(mode) = std::env::args().nth(1) {
         child(&mode);
@@ -80,23 +89,35 @@ fn main() {
     }
     let exe = std::env::current_exe().unwrap();
     let modes = ["autodiff_drop", "autodiff_keep", "valid_drop", "valid_keep"];
+    // runs interleaved (mode after mode, then again), so a slow patch of the machine hits every mode
+    let mut runs: Vec<Vec<Vec<f64>>> = vec![Vec::new(); modes.len()];
+    for _ in 0..REPEATS {
+        for (i, mode) in modes.iter().enumerate() {
+            runs[i].push(run(&exe, mode));
+        }
+    }
     let mut rss = serde_json::Map::new();
     let mut growth = serde_json::Map::new();
     let mut grows = serde_json::Map::new();
-    for mode in modes {
-        let out = Command::new(&exe).arg(mode).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-        let list: Vec<f64> = serde_json::from_value(v["rss_mb"].clone()).unwrap();
-        growth.insert(mode.into(), json!(list[N - 1] - list[0]));
-        // a coarse, stable fact drawn from the volatile numbers: did RSS grow by over 100 MB?
-        grows.insert(mode.into(), json!(list[N - 1] - list[0] > 100.0));
-        rss.insert(mode.into(), json!(list));
+    for (i, mode) in modes.iter().enumerate() {
+        let g: Vec<f64> = runs[i].iter().map(|r| r[N - 1] - r[0]).collect();
+        let mut order: Vec<usize> = (0..REPEATS).collect();
+        order.sort_by(|&a, &b| g[a].total_cmp(&g[b]));
+        let med = order[REPEATS / 2]; // REPEATS is odd: the median is one of the runs
+        let (min, max) = (g[order[0]], g[order[REPEATS - 1]]);
+        growth.insert(
+            mode.to_string(),
+            json!({"runs": g, "median": g[med], "min": min, "max": max}),
+        );
+        // a coarse, stable fact drawn from the volatile numbers: did the median run grow by over 100 MB?
+        grows.insert(mode.to_string(), json!(g[med] > 100.0));
+        // the RSS series of the median run, for the plots
+        rss.insert(mode.to_string(), json!(runs[i][med]));
     }
     println!(
         "{}",
         json!({
-            "config": {"passes": N, "layers": LAYERS, "width": WIDTH, "batch": BATCH},
+            "config": {"passes": N, "layers": LAYERS, "width": WIDTH, "batch": BATCH, "repeats": REPEATS},
             "rss_mb": rss,
             "growth_mb": growth,
             "grows_over_100mb": grows,

@@ -1,4 +1,3 @@
-//! The same program as crates/why-infer, built with burn's default features.
 //! A1's forward pass only (4→8→3 MLP, ReLU) on fixed weights, on Device::flex():
 //! no autodiff, no training. Prints the logits as JSON, like experiments/why/infer.py.
 //! experiments/why/measure.py runs this release binary to time it.
