@@ -10,6 +10,8 @@ from pathlib import Path
 ADDR_RE = re.compile(r"\b0x[0-9a-fA-F]{9,}\b")
 THREAD_RE = re.compile(r"(thread '[^']*') \(\d+\)")
 DATE_RE = re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?")
+# glog / torch logging prefix: "W1129 15:33:37.043000 1369 path.py:107] ..." (date, time, pid).
+GLOG_RE = re.compile(r"^([IWEF])\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ ", re.M)
 REGISTRY_RE = re.compile(r"[^\s\"'`(]*/registry/src/[^/\s]+/")
 CARGO_STATUS_RE = re.compile(r"^\s*(Compiling|Finished|Running|Blocking|Updating|Locking|Downloaded?)\b")
 
@@ -33,6 +35,7 @@ def text(s: str, root: Path) -> str:
     s = REGISTRY_RE.sub("$CARGO/", s)
     for a, b in _replacements(root):
         s = s.replace(a, b)
+    s = GLOG_RE.sub(r"\1<date> <pid> ", s)
     s = THREAD_RE.sub(r"\1", s)
     s = ADDR_RE.sub("0x<addr>", s)
     s = DATE_RE.sub("<date>", s)

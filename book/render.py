@@ -266,6 +266,10 @@ def version_line(book: Book, *exp_ids: str) -> str:
                     feats.append(f)
         parts.append(f"burn {one('burn')}（Device::flex()，{one('profile')}；features "
                      + " 或 ".join(feats) + "）")
+        for extra in ("burn_store", "burn_onnx"):
+            found = sorted({p[extra]["version"] for _, p in provs if p.get(extra)})
+            if found:
+                parts.append(f"{extra.replace('_', '-')} {' / '.join(found)}")
         parts.append(f"rustc {one('rustc').split(' ')[0]}")
     if one("python"):
         parts.append(f"Python {one('python')}")

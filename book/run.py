@@ -17,7 +17,8 @@ from .paths import Book
 # cargo locks its target dir anyway; one build at a time keeps its output readable.
 CARGO_LOCK = threading.Lock()
 BUILD_TIMEOUT = 3600
-BURN_CRATES = ("burn", "burn-flex")
+# Crates whose compiled versions and features go into provenance.
+BURN_CRATES = ("burn", "burn-flex", "burn-store", "burn-onnx")
 
 
 @dataclass

@@ -127,6 +127,11 @@ def run_experiment(exp: Experiment, book: Book) -> dict:
                 flex_features=flex_sets[0] if len(flex_sets) == 1 else flex_sets or None,
                 features_requested=exp.burn["features"],
             )
+            # Companion crates, when the program uses them (burn-onnx: a build-dependency).
+            for extra in ("burn-store", "burn-onnx"):
+                if extra in build.versions:
+                    provenance[extra.replace("-", "_")] = {
+                        "version": build.versions[extra], "features": build.features.get(extra, [])}
     if exp.compare:
         outcome["compare"] = _compare(exp, book, outputs, files)
         if exp.mutation and not outcome["compare"].get("error"):

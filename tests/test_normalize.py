@@ -78,3 +78,9 @@ def test_dump_json_sorts_keys_deterministically():
 def test_parse_json():
     assert normalize.parse_json('{"x": 1}') == {"x": 1}
     assert normalize.parse_json("not json") is None
+
+
+def test_glog_prefix_loses_its_date_and_pid(tmp_path):
+    line = "W1129 15:33:37.043000 1369 torch/onnx/_internal/exporter/_registration.py:107] skip\n"
+    assert normalize.text(line, tmp_path) == \
+        "W<date> <pid> torch/onnx/_internal/exporter/_registration.py:107] skip\n"
