@@ -109,6 +109,12 @@ def find_symbol(lines: list[str], symbol: str, is_toml: bool) -> tuple[int, int]
                         end += 1
                 return i + 1, end + 1
         return None
+    if " " in symbol:
+        # A literal line such as "impl Optimizer for Sgd" or "impl core::ops::Sub<Self> for".
+        for i, line in enumerate(lines):
+            if symbol in line:
+                return _with_attrs(lines, i) + 1, _item_end(lines, i) + 1
+        return None
     outer, _, inner = symbol.rpartition("::")
     lo, hi = 0, len(lines) - 1
     if outer:

@@ -354,3 +354,10 @@ def test_line_plot_rejects_what_is_not_a_list_of_numbers(book):
         render.line_plot(book, "t", [["p", "demo", "python.name"]])
     with pytest.raises(BookError, match="标签"):
         render.line_plot(book, "t", [["only two", "demo"]])
+
+
+def test_src_literal_with_a_path_inside():
+    # A literal containing "::" is still a literal, not Type::method.
+    link = render.src(Book(), "burn-tensor/src/tensor/api/numeric.rs",
+                      "core::ops::Sub<Self> for Tensor<D, K>", "Sub")
+    assert "crates/burn-tensor/src/tensor/api/numeric.rs#L" in link
