@@ -43,9 +43,5 @@ class Book:
         return self.root / "requirements.lock"
 
     @property
-    def docs(self):
-        return self.root / "docs"
-
-    @property
     def compare_script(self):
         return self.experiments / "compare.py"
