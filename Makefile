@@ -35,7 +35,7 @@ outputs: setup
 bench: setup
 	$(PY) -m book.bench
 
-setup: .venv/.stamp $(VENDOR) target/.fetched
+setup: .venv/.stamp $(VENDOR) target/.fetched target/.system
 
 .venv/.stamp: requirements.lock
 	python3 -m venv .venv
@@ -51,6 +51,11 @@ $(VENDOR): package-lock.json
 # Without --locked, so that a new experiment crate gets into Cargo.lock; pinned versions stay.
 target/.fetched: Cargo.lock
 	cargo fetch --quiet
+	mkdir -p target && touch $@
+
+# Debian packages (lavapipe, chromium): see tools/system-packages.sh.
+target/.system: tools/system-packages.sh
+	bash tools/system-packages.sh
 	mkdir -p target && touch $@
 
 clean:

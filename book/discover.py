@@ -6,13 +6,14 @@ from pathlib import Path
 
 import yaml
 
+from . import hardware
 from .errors import BookError
 from .paths import Book
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RUSTC_CODE_RE = re.compile(r"^E\d{4}$")
 TOP_KEYS = {"id", "page", "about", "timeout", "python", "burn", "compare", "mutation",
-            "volatile", "exclusive", "needs"}
+            "volatile", "exclusive", "needs", "requires"}
 PY_KEYS = {"script", "expect"}
 BURN_KEYS = {"crate", "profile", "features", "expect"}
 COMPARE_KEYS = {"fields", "tol", "tols", "why", "expect"}
@@ -34,6 +35,7 @@ class Experiment:
     volatile: list = field(default_factory=list)
     exclusive: bool = False  # timings: run alone, after the others
     needs: list = field(default_factory=list)  # other crates whose release binaries it runs
+    requires: list = field(default_factory=list)  # hardware: runs only where present
 
     @property
     def script(self) -> Path | None:
@@ -182,11 +184,14 @@ def load(path: Path, book: Book) -> Experiment:
     for c in needs:
         if not (book.crates / c / "Cargo.toml").is_file():
             _fail(path, f"needs 里的 crate 不存在：crates/{c}/Cargo.toml")
+    requires = data.get("requires") or []
+    if not isinstance(requires, list) or not set(requires) <= set(hardware.KNOWN):
+        _fail(path, f"requires 必须是 {list(hardware.KNOWN)} 里的项组成的列表，得到 {requires!r}")
     exclusive = data.get("exclusive", False)
     if not isinstance(exclusive, bool):
         _fail(path, f"exclusive 必须是 true 或 false，得到 {exclusive!r}")
     return Experiment(id=exp_id, manifest=path, page=data.get("page"), exclusive=exclusive,
-                      needs=needs,
+                      needs=needs, requires=requires,
                       about=str(data.get("about", "")), timeout=float(timeout),
                       python=python, burn=burn, compare=compare, mutation=mutation,
                       volatile=volatile)

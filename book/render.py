@@ -3,7 +3,7 @@ import html
 import re
 from pathlib import Path
 
-from . import outputs, sources
+from . import hardware, outputs, sources
 from .discover import load
 from .errors import BookError
 from .paths import Book
@@ -95,7 +95,54 @@ def pair(book: Book, exp_id: str, region: str | None = None) -> str:
     return tabs(items)
 
 
+def has_output(book: Book, exp_id: str) -> bool:
+    """For pages that show an experiment needing hardware no machine has run it on yet."""
+    manifest(book, exp_id)
+    return (book.outputs / exp_id / "outcome.json").is_file()
+
+
+def _never_ran(book: Book, exp_id: str) -> str | None:
+    """A notice in place of outputs, only for a `requires:` experiment that has none yet."""
+    if (book.outputs / exp_id / "outcome.json").is_file():
+        return None
+    exp = manifest(book, exp_id)
+    if not exp.requires:
+        return None  # an ordinary missing output: outputs.entry fails loudly
+    need = "、".join(hardware.LABELS[r] for r in exp.requires)
+    return (f'!!! warning "还没有输出"\n\n    实验 `{exp_id}` 需要{need}。'
+            f"还没有哪台有{need}的机器跑过它，所以这里暂时没有它的输出。"
+            "在这样的机器上运行 `make site` 会生成并缓存它。\n")
+
+
+def requires_note(book: Book, exp_id: str) -> str:
+    """Where the outputs of a `requires:` experiment came from, and whether this build reran it."""
+    exp = manifest(book, exp_id)
+    if not exp.requires:
+        raise BookError(f"实验 {exp_id} 没有 requires，用不着 requires_note")
+    never = _never_ran(book, exp_id)
+    if never:
+        return never
+    e = outputs.entry(book, exp_id)
+    prov = e.json("provenance.json").get("hardware", {})
+    where = []
+    if "vulkan" in prov:
+        v = prov["vulkan"]
+        where.append(f"Vulkan 驱动 {', '.join(v.get('icd') or []) or '?'}"
+                     f"（mesa-vulkan-drivers {v.get('mesa-vulkan-drivers') or '?'}）")
+    if "cuda" in prov:
+        where.append(f"GPU {prov['cuda'].get('gpu') or '?'}")
+    ran_at = e.json("volatile.json").get("ran_at", "?")
+    lack = hardware.missing(exp.requires)
+    here = ("本次构建的机器没有" + "、".join(hardware.LABELS[r] for r in lack) + "，沿用的是缓存的输出。"
+            if lack else "本次构建的机器有它需要的硬件，输出是最新的运行。")
+    return (f'!!! info "这个实验需要 {"、".join(hardware.LABELS[r] for r in exp.requires)}"\n\n'
+            f"    输出来自一台有{html.escape('、'.join(where))}的机器，运行于 {html.escape(ran_at)}。{here}\n")
+
+
 def side_output(book: Book, exp_id: str, side: str) -> str:
+    never = _never_ran(book, exp_id)
+    if never:
+        return never
     e = outputs.entry(book, exp_id)
     outcome = e.json("outcome.json")
     if side not in outcome:
@@ -119,6 +166,9 @@ def side_output(book: Book, exp_id: str, side: str) -> str:
 
 
 def outputs_tabs(book: Book, exp_id: str) -> str:
+    never = _never_ran(book, exp_id)
+    if never:
+        return never
     e = outputs.entry(book, exp_id)
     outcome = e.json("outcome.json")
     items = [(TAB_LABELS[s], side_output(book, exp_id, s)) for s in ("python", "burn") if s in outcome]
@@ -126,6 +176,9 @@ def outputs_tabs(book: Book, exp_id: str) -> str:
 
 
 def compare_output(book: Book, exp_id: str, mutated: bool = False) -> str:
+    never = _never_ran(book, exp_id)
+    if never:
+        return never
     e = outputs.entry(book, exp_id)
     outcome = e.json("outcome.json")
     key = "mutation" if mutated else "compare"
@@ -137,6 +190,9 @@ def compare_output(book: Book, exp_id: str, mutated: bool = False) -> str:
 
 
 def compare_table(book: Book, exp_id: str) -> str:
+    never = _never_ran(book, exp_id)
+    if never:
+        return never
     e = outputs.entry(book, exp_id)
     report = e.json("compare.json")
     own = any("tol" in r for r in report["fields"])
@@ -264,8 +320,18 @@ def version_line(book: Book, *exp_ids: str) -> str:
                 f = "[" + ", ".join(p["features_requested"]) + "]"
                 if f not in feats:
                     feats.append(f)
-        parts.append(f"burn {one('burn')}（Device::flex()，{one('profile')}；features "
+        backends = []
+        for _, p in provs:
+            fr = p.get("features_requested") or []
+            b = ("wgpu" if "wgpu" in fr else "cuda" if "cuda" in fr else "Device::flex()")
+            if fr and b not in backends:
+                backends.append(b)
+        parts.append(f"burn {one('burn')}（{' / '.join(backends)}，{one('profile')}；features "
                      + " 或 ".join(feats) + "）")
+        drivers = sorted({d for _, p in provs for d in p.get("hardware", {}).get("vulkan", {}).get("icd", [])})
+        if drivers:
+            mesa = one_nested(provs, "vulkan", "mesa-vulkan-drivers")
+            parts.append(f"Vulkan {', '.join(drivers)}" + (f"（mesa {mesa}）" if mesa else ""))
         for extra in ("burn_store", "burn_onnx"):
             found = sorted({p[extra]["version"] for _, p in provs if p.get(extra)})
             if found:
@@ -276,6 +342,12 @@ def version_line(book: Book, *exp_ids: str) -> str:
     parts.append(one("platform"))
     body = html.escape(" · ".join(p for p in parts if p))
     return f'<p class="version-line">版本：{body}</p>\n'
+
+
+def one_nested(provs, group, key):
+    vals = sorted({str(p.get("hardware", {}).get(group, {}).get(key)) for _, p in provs
+                   if p.get("hardware", {}).get(group, {}).get(key)})
+    return " / ".join(vals) or None
 
 
 def src(book: Book, path: str, symbol: str, text: str | None = None) -> str:

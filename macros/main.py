@@ -27,5 +27,6 @@ def define_env(env):
 
     for fn in (render.code, render.pair, render.side_output, render.outputs_tabs,
                render.compare_output, render.compare_table, render.value, render.num, render.claim,
-               render.version_line, render.src, render.line_plot):
+               render.version_line, render.src, render.line_plot, render.has_output,
+               render.requires_note):
         macro(fn)
