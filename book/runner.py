@@ -230,20 +230,23 @@ def build(book: Book, only: list[str] | None = None, jobs: int | None = None,
             err = None if cache.lock_has_members(book) else lock_workspace(book)
             if err:
                 raise BookError(f"cargo update --workspace 失败：{err}")
-        todo, skipped = [], 0
+        todo, skipped, states = [], 0, {}
         for e in exps:
             cur = cache.inputs(e, book)
             reason = "强制重跑" if force else cache.stale_reason(e, book, cur)
             lack = hardware.missing(e.requires)
             if reason is None:
+                states[e.id] = {"state": "cached"}
                 log(f"  cached   {e.id}")
             elif lack:
+                states[e.id] = {"state": "skipped", "reason": f"本机没有 {'、'.join(lack)}；{reason}"}
                 # Not runnable here: keep what a machine that has it committed, and say so.
                 skipped += 1
                 log(f"  skipped  {e.id:28} 本机没有 {'、'.join(lack)}，沿用缓存的输出"
                     f"（{'缓存' + reason if cache.entry_dir(book, e.id).is_dir() else '还没有任何输出'}）")
             else:
                 todo.append((e, cur, reason))
+                states[e.id] = {"state": "ran", "reason": reason}
         jobs = jobs or os.cpu_count() or 1
         shared = [t for t in todo if not t[0].exclusive]
         alone = [t for t in todo if t[0].exclusive]
@@ -258,13 +261,29 @@ def build(book: Book, only: list[str] | None = None, jobs: int | None = None,
                     except BookError as err:
                         exp_id, probs, verdict, secs = e.id, [str(err)], "error", 0.0
                     state = "FAILED" if probs else "ran"
+                    if probs:
+                        states[exp_id] = {"state": "failed", "reason": probs[0]}
                     alone_mark = "（独占）" if e.exclusive else ""
                     log(f"  {state:8} {exp_id:28} {secs:7.1f}s  {verdict}  （{reason}）{alone_mark}")
                     problems += probs
+    if not only:
+        write_states(book, states)
     log(f"实验 {len(exps)} 个：重跑 {len(todo)}，缓存命中 {len(exps) - len(todo) - skipped}，"
         + (f"缺硬件跳过 {skipped}，" if skipped else "") +
         f"契约失败 {len(problems)}；用时 {time.monotonic() - t0:.1f}s")
     return problems
+
+
+STATE_FILE = ".last-build.json"
+
+
+def write_states(book: Book, states: dict):
+    """What the last full build did with each experiment, for the execution report (not committed)."""
+    book.outputs.mkdir(parents=True, exist_ok=True)
+    tmp = book.outputs / f".tmp-{STATE_FILE}"
+    tmp.write_text(json.dumps({"at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                               "experiments": states}, ensure_ascii=False, indent=1), "utf-8")
+    os.replace(tmp, book.outputs / STATE_FILE)
 
 
 def check(book: Book, log=print) -> list[str]:

@@ -30,7 +30,7 @@ def sections(markdown: str) -> list[tuple[str, str]]:
 
 def check(kind: str | None, markdown: str) -> list[str]:
     """What is missing or out of place; empty when the page keeps its structure."""
-    if kind is None:
+    if kind in (None, "appendix"):
         return []
     secs = sections(markdown)
     titles = [t for t, _ in secs]
@@ -59,4 +59,4 @@ def check(kind: str | None, markdown: str) -> list[str]:
             if titles.count(t) > 1:
                 problems.append(f"二级标题 {t!r} 出现了 {titles.count(t)} 次")
         return problems
-    return [f"front matter 的 kind 只能是 content 或 pitfall，得到 {kind!r}"]
+    return [f"front matter 的 kind 只能是 content、pitfall 或 appendix，得到 {kind!r}"]
