@@ -4,7 +4,7 @@ PY    := .venv/bin/python
 export NO_MKDOCS_2_WARNING := 1
 VENDOR := docs/assets/vendor/mermaid.min.js
 
-.PHONY: site test serve check outputs setup bench clean
+.PHONY: site test serve check outputs setup bench clean diff review drift
 
 ## make site：准备环境，重跑输入变了的实验，构建 site/
 site: setup
@@ -27,6 +27,12 @@ serve:
 ## make check：不运行任何实验，只检查提交的输出是否过期、契约是否成立
 check: .venv/.stamp target/.fetched
 	$(PY) -m book.runner check
+
+## make diff REF=main：build_outputs/ 和一个 git 引用相比，哪些实验的输出变了、怎么变的
+##   （结局、最大误差、文本、只有输入；只有计时变了的不列，要看加 VOLATILE=1）
+REF ?= HEAD
+diff review: .venv/.stamp
+	$(PY) -m book.review $(REF) $(if $(VOLATILE),--volatile)
 
 outputs: setup
 	$(PY) -m book.runner build
