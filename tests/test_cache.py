@@ -277,3 +277,24 @@ def test_another_crates_optional_dependency_does_not_touch_this_key(tmp_path):
     generate_lockfile(root)
     assert "extra" in (root / "Cargo.lock").read_text(encoding="utf-8").split('name = "helper"')[1][:200]
     assert cache.inputs(exp(book, "r1"), book)["key"] == before
+
+
+def test_check_names_stale_and_missing_entries_without_running(project):
+    assert runner.check(project, log=lambda s: None) == []
+    before = {p: p.read_bytes() for p in project.outputs.rglob("*") if p.is_file()}
+    append(project.root / "experiments" / "ok.py", "# edited\n")
+    shutil.rmtree(project.outputs / "r2")
+    problems = runner.check(project, log=lambda s: None)
+    assert len(problems) == 2
+    assert "p1" in problems[0] and "过期" in problems[0] and "experiments/ok.py" in problems[0]
+    assert "r2" in problems[1] and "没有缓存" in problems[1]
+    after = {p: p.read_bytes() for p in project.outputs.rglob("*") if p.is_file()}
+    assert after == {p: b for p, b in before.items() if "r2" not in p.parts}  # nothing ran
+
+
+def test_check_cli_exit_code(project, monkeypatch, capsys):
+    monkeypatch.setattr(runner, "Book", lambda: project)
+    assert runner.main(["check"]) == 0
+    append(project.root / "experiments" / "off.py", "# edited\n")
+    assert runner.main(["check"]) == 1
+    assert "p2" in capsys.readouterr().err
