@@ -4,7 +4,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from book import render, report  # noqa: E402
+from book import drift_render, render, report  # noqa: E402
 from book.errors import BookError  # noqa: E402
 from book.paths import Book  # noqa: E402
 
@@ -28,5 +28,6 @@ def define_env(env):
     for fn in (render.code, render.pair, render.side_output, render.outputs_tabs,
                render.compare_output, render.compare_table, render.value, render.num, render.claim,
                render.version_line, render.src, render.line_plot, render.has_output,
-               render.requires_note, report.execution_report):
+               render.requires_note, report.execution_report,
+               drift_render.drift_report):
         macro(fn)
