@@ -34,6 +34,12 @@ REF ?= HEAD
 diff review: .venv/.stamp
 	$(PY) -m book.review $(REF) $(if $(VOLATILE),--volatile)
 
+## make drift BURN=0.23.0-pre.1 [TORCH=2.x.y]：在 .drift/ 的临时副本里用别的版本构建、运行全书，
+##   逐页报告哪些坑还在、哪些预期的失败消失或变了、比较移动了多少、源码链接的符号挪了没有；
+##   报告写到 drift/<标签>.json（附录页渲染它）。已提交的缓存和 Cargo.lock 不动。
+drift: setup
+	$(PY) -m book.drift $(if $(BURN),--burn $(BURN)) $(if $(TORCH),--torch $(TORCH))
+
 outputs: setup
 	$(PY) -m book.runner build
 

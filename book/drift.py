@@ -162,10 +162,11 @@ def source_links(docs: Path, old: str, new: str) -> list[dict]:
     return out
 
 
-def drift(burn: str, torch: str | None = None, onnx: str | None = None, jobs: int | None = None,
+def drift(burn: str | None, torch: str | None = None, onnx: str | None = None, jobs: int | None = None,
           log=print) -> dict:
     main = Book()
     old_burn = sources.burn_version(main.cargo_lock)
+    burn = burn or old_burn
     if onnx is None and published("burn-onnx", burn):
         onnx = burn
     label = f"burn-{burn}" + (f"-torch-{torch}" if torch else "")
@@ -211,11 +212,14 @@ def drift(burn: str, torch: str | None = None, onnx: str | None = None, jobs: in
 def main(argv=None) -> int:
     import argparse
     ap = argparse.ArgumentParser(prog="python -m book.drift")
-    ap.add_argument("--burn", required=True, help="另一个 burn 版本，如 0.23.0-pre.1")
+    ap.add_argument("--burn", help="另一个 burn 版本，如 0.23.0-pre.1（默认不变）")
     ap.add_argument("--torch", help="另一个 torch 版本（默认不变）")
     ap.add_argument("--onnx", help="burn-onnx 的版本（默认：和 burn 同号，如果 crates.io 有）")
     ap.add_argument("-j", "--jobs", type=int)
     args = ap.parse_args(argv)
+    if not args.burn and not args.torch:
+        print("用法：make drift BURN=<版本> [TORCH=<版本>]（至少给一个）", file=sys.stderr)
+        return 2
     try:
         r = drift(args.burn, args.torch or None, args.onnx, args.jobs)
     except BookError as e:
