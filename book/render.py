@@ -1,5 +1,6 @@
 """Stage 4: turn cached outputs into Markdown. Pure functions: they read, never run."""
 import html
+import json
 import re
 from pathlib import Path
 
@@ -95,6 +96,47 @@ def pair(book: Book, exp_id: str, region: str | None = None) -> str:
     return tabs(items)
 
 
+WRAP = 72
+
+
+def _scalar(v) -> bool:
+    return v is None or isinstance(v, (bool, int, float))
+
+
+def _emit(v, depth: int) -> str:
+    pad, inner = " " * depth, " " * (depth + 1)
+    if isinstance(v, dict) and v:
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {_emit(x, depth + 1)}"
+                 for k, x in v.items()]
+        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+    if isinstance(v, list) and v and all(_scalar(x) for x in v):
+        # Numbers packed into lines: a 64-number vector is a few lines, not 64.
+        words = [json.dumps(x, allow_nan=True) for x in v]
+        one = "[" + ", ".join(words) + "]"
+        if len(one) + depth <= WRAP:
+            return one
+        lines, cur = [], ""
+        for w in words:
+            if cur and len(cur) + len(w) + 3 > WRAP - len(inner):
+                lines.append(cur + ",")
+                cur = ""
+            cur = f"{cur}, {w}" if cur else w
+        lines.append(cur)
+        return "[\n" + "\n".join(inner + ln for ln in lines) + f"\n{pad}]"
+    if isinstance(v, list) and v:
+        return "[\n" + ",\n".join(inner + _emit(x, depth + 1) for x in v) + f"\n{pad}]"
+    return json.dumps(v, ensure_ascii=False, allow_nan=True)
+
+
+def compact_json(text: str) -> str:
+    """A side's JSON for readers: as stored, but lists of numbers packed into lines."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text
+    return _emit(data, 0) + "\n"
+
+
 def has_output(book: Book, exp_id: str) -> bool:
     """For pages that show an experiment needing hardware no machine has run it on yet."""
     manifest(book, exp_id)
@@ -162,7 +204,7 @@ def side_output(book: Book, exp_id: str, side: str) -> str:
             parts.append(e.read(f"{side}.stderr.txt"))
         return fence("".join(parts) or "（超时前没有任何输出）\n", "text")
     text, lang = e.side_output(side)
-    return fence(text, lang)
+    return fence(compact_json(text) if lang == "json" else text, lang)
 
 
 def outputs_tabs(book: Book, exp_id: str) -> str:

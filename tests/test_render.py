@@ -1,5 +1,6 @@
 """book.render: the macros read hand-written entries shaped like the runner's output."""
 import importlib.util
+import json
 import re
 from pathlib import Path
 
@@ -233,8 +234,20 @@ def test_pair_shows_both_programs_in_linked_tabs(tmp_path):
 
 # --- rendered outputs -------------------------------------------------------------------
 
+def test_compact_json_packs_numbers_and_keeps_the_rest():
+    data = {"b": {"v": list(range(40)), "s": ["a<b>", "c"]}, "a": 1.5, "e": [], "n": None}
+    text = render.compact_json(normalize.dump_json(data))
+    assert json.loads(text) == data  # the same data, only laid out differently
+    lines = text.splitlines()
+    assert max(len(ln) for ln in lines) <= render.WRAP
+    assert sum(1 for ln in lines if ln.strip()[:1].isdigit()) == 3  # 40 numbers on 3 lines, not 40
+    assert '   "a<b>",' in lines  # strings keep one per line, as stored
+    assert render.compact_json("not json {") == "not json {"
+
+
 def test_side_output_of_each_status(book):
-    assert render.side_output(book, "demo", "python") == "```json\n" + normalize.dump_json(PY) + "```"
+    assert render.side_output(book, "demo", "python") == "```json\n" + render.compact_json(
+        normalize.dump_json(PY)) + "```"
     assert render.side_output(book, "crash", "burn") == (
         "```text\n\nthread 'main' panicked at src/main.rs:2:5:\nboom\n```")
     assert render.side_output(book, "crash", "python").endswith("ValueError: bad\n```")

@@ -18,6 +18,6 @@ export DEBIAN_FRONTEND=noninteractive
 if ! $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
   $sudo apt-get update -q >/dev/null 2>&1
   $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null 2>&1 \
-    || echo "警告：装不上 ${missing[*]}（没有 root 或 apt 源）；需要它们的实验沿用缓存，浏览器测试会跳过并说明"
+    || echo "警告：装不上 ${missing[*]}（没有 root 或 apt 源）；需要它们的实验沿用缓存；浏览器测试会失败并说明（设 BOOK_NO_BROWSER=1 才跳过）"
 fi
 exit 0

@@ -18,18 +18,43 @@
     return loading;
   }
 
+  function scheme() {
+    return document.body.getAttribute("data-md-color-scheme") === "slate" ? "dark" : "default";
+  }
+
   function render() {
-    var blocks = document.querySelectorAll("div.diagram:not([data-processed])");
+    var blocks = document.querySelectorAll("div.diagram");
     if (!blocks.length) return;
+    blocks.forEach(function (b) {
+      // Keep the source: a palette switch draws the diagram again in the other theme.
+      if (!b.hasAttribute("data-source")) b.setAttribute("data-source", b.textContent);
+    });
     load().then(function (mermaid) {
-      var dark = document.body.getAttribute("data-md-color-scheme") === "slate";
-      mermaid.initialize({ startOnLoad: false, theme: dark ? "dark" : "default",
-                           securityLevel: "strict" });
-      blocks.forEach(function (b) { b.classList.add("mermaid"); });
-      mermaid.run({ nodes: blocks });
+      var theme = scheme();
+      var todo = [];
+      blocks.forEach(function (b) {
+        if (b.getAttribute("data-theme") === theme) return;
+        b.removeAttribute("data-processed");
+        b.textContent = b.getAttribute("data-source");
+        b.setAttribute("data-theme", theme);
+        b.classList.add("mermaid");
+        todo.push(b);
+      });
+      if (!todo.length) return;
+      mermaid.initialize({ startOnLoad: false, theme: theme, securityLevel: "strict" });
+      mermaid.run({ nodes: todo }).then(function () {
+        // On a phone the diagram keeps its natural width and scrolls sideways (book.css).
+        todo.forEach(function (b) {
+          var svg = b.querySelector("svg");
+          if (svg && svg.style.maxWidth) b.style.setProperty("--natural-width", svg.style.maxWidth);
+        });
+      });
     });
   }
 
+  new MutationObserver(render).observe(document.body, {
+    attributes: true, attributeFilter: ["data-md-color-scheme"],
+  });
   if (window.document$ && window.document$.subscribe) {
     window.document$.subscribe(render);
   } else {
