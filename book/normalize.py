@@ -13,6 +13,8 @@ DATE_RE = re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+
 # glog / torch logging prefix: "W1129 15:33:37.043000 1369 path.py:107] ..." (date, time, pid).
 GLOG_RE = re.compile(r"^([IWEF])\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ ", re.M)
 REGISTRY_RE = re.compile(r"[^\s\"'`(]*/registry/src/[^/\s]+/")
+# cargo's per-checkout metadata hash in build paths (target/release/build/<crate>-<16 hex>/out).
+CARGO_HASH_RE = re.compile(r"(/target/(?:release|debug)/(?:build|deps|\.fingerprint)/[A-Za-z0-9_-]+?)-[0-9a-f]{16}\b")
 CARGO_STATUS_RE = re.compile(r"^\s*(Compiling|Finished|Running|Blocking|Updating|Locking|Downloaded?)\b")
 
 
@@ -30,11 +32,27 @@ def _replacements(root: Path):
     return sorted(((a, b) for a, b in pairs if a and a != "/"), key=lambda p: -len(p[0]))
 
 
-def text(s: str, root: Path) -> str:
-    s = s.replace("\r\n", "\n")
+def paths(s: str, root: Path) -> str:
+    """Machine- and checkout-specific paths, in any text (also strings inside JSON)."""
     s = REGISTRY_RE.sub("$CARGO/", s)
     for a, b in _replacements(root):
         s = s.replace(a, b)
+    return CARGO_HASH_RE.sub(r"\1-<hash>", s)
+
+
+def value(v, root: Path):
+    """paths() applied to every string of a parsed JSON value."""
+    if isinstance(v, str):
+        return paths(v, root)
+    if isinstance(v, list):
+        return [value(x, root) for x in v]
+    if isinstance(v, dict):
+        return {k: value(x, root) for k, x in v.items()}
+    return v
+
+
+def text(s: str, root: Path) -> str:
+    s = paths(s.replace("\r\n", "\n"), root)
     s = GLOG_RE.sub(r"\1<date> <pid> ", s)
     s = THREAD_RE.sub(r"\1", s)
     s = ADDR_RE.sub("0x<addr>", s)

@@ -61,6 +61,7 @@ def _side_files(prefix: str, side: Side, book: Book, volatile_keys: list):
         for k in volatile_keys:
             if k in data:
                 vol[k] = data.pop(k)
+        data = normalize.value(data, book.root)
         files[f"{prefix}.json"] = normalize.dump_json(data)
     elif side.stdout.strip():
         files[f"{prefix}.txt"] = normalize.text(side.stdout, book.root)

@@ -84,3 +84,16 @@ def test_glog_prefix_loses_its_date_and_pid(tmp_path):
     line = "W1129 15:33:37.043000 1369 torch/onnx/_internal/exporter/_registration.py:107] skip\n"
     assert normalize.text(line, tmp_path) == \
         "W<date> <pid> torch/onnx/_internal/exporter/_registration.py:107] skip\n"
+
+
+def test_cargo_metadata_hash_in_build_paths(tmp_path):
+    # cargo's hash for a path crate depends on where the checkout is: two clones differ.
+    s = f"panicked at {tmp_path}/target/release/build/p-x-naive-6d17c805650aa7f2/out/model/a1.rs:39:17"
+    assert normalize.text(s, tmp_path) == "panicked at $DIR/target/release/build/p-x-naive-<hash>/out/model/a1.rs:39:17\n"
+    assert normalize.text("commit 6d17c805650aa7f2", tmp_path) == "commit 6d17c805650aa7f2\n"  # only in build paths
+
+
+def test_strings_inside_json_values_are_normalised(tmp_path):
+    data = {"reads": f"{tmp_path}/target/debug/deps/foo-0123456789abcdef", "n": [1.5, "x"], "k": 2}
+    assert normalize.value(data, tmp_path) == {"reads": "$DIR/target/debug/deps/foo-<hash>",
+                                               "n": [1.5, "x"], "k": 2}
