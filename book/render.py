@@ -365,7 +365,8 @@ def version_line(book: Book, *exp_ids: str) -> str:
         backends = []
         for _, p in provs:
             fr = p.get("features_requested") or []
-            b = ("wgpu" if "wgpu" in fr else "cuda" if "cuda" in fr else "Device::flex()")
+            b = ("wgpu（Vulkan）" if "vulkan" in fr else "wgpu" if "wgpu" in fr
+                 else "cuda" if "cuda" in fr else "Device::flex()")
             if fr and b not in backends:
                 backends.append(b)
         parts.append(f"burn {one('burn')}（{' / '.join(backends)}，{one('profile')}；features "

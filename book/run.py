@@ -178,6 +178,8 @@ def lock_workspace(book: Book) -> str | None:
             cmd = ["cargo", "update", "--workspace", "--quiet"] + (["--offline"] if offline else [])
             p = _run(cmd, book.root, base_env(book), BUILD_TIMEOUT)
             if p.status == "ok":
+                # New crates may bring packages cargo has not downloaded (cargo tree runs offline).
+                _run(["cargo", "fetch", "--quiet", "--locked"], book.root, base_env(book), BUILD_TIMEOUT)
                 return None
     return normalize.text(p.stderr, book.root)
 
