@@ -38,7 +38,7 @@ diff review: .venv/.stamp
 ##   逐页报告哪些坑还在、哪些预期的失败消失或变了、比较移动了多少、源码链接的符号挪了没有；
 ##   报告写到 drift/<标签>.json（附录页渲染它）。已提交的缓存和 Cargo.lock 不动。
 drift: setup
-	$(PY) -m book.drift $(if $(BURN),--burn $(BURN)) $(if $(TORCH),--torch $(TORCH))
+	$(PY) -m book.drift $(if $(BURN),--burn $(BURN)) $(if $(TORCH),--torch $(TORCH)) $(if $(HARDWARE),--hardware)
 
 outputs: setup
 	$(PY) -m book.runner build
