@@ -54,6 +54,11 @@ def scratch_copy(label: str) -> Path:
     """The tracked files of the repo (as they are in the working tree), without build_outputs/."""
     base = ROOT / ".drift" / label
     repo = base / "repo"
+    kept = base / "outputs"
+    if (repo / "build_outputs").is_dir():
+        # The scratch cache outlives the copy: a second drift run reruns only what changed.
+        shutil.rmtree(kept, ignore_errors=True)
+        (repo / "build_outputs").rename(kept)
     if repo.exists():
         shutil.rmtree(repo)
     files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT,
@@ -64,6 +69,8 @@ def scratch_copy(label: str) -> Path:
         dst = repo / f
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / f, dst)
+    if kept.is_dir():
+        kept.rename(repo / "build_outputs")
     # One cargo target dir for all drift runs: a second run against the same version is warm.
     shared = ROOT / ".drift" / "target"
     shared.mkdir(parents=True, exist_ok=True)
