@@ -110,7 +110,17 @@ def _status(side: dict) -> str:
     return a["status"] + (f" {extra}" if extra else "")
 
 
-def compare_experiment(exp, old: dict | None, new: dict | None) -> dict:
+SHOWN = ("python.json", "python.txt", "burn.json", "burn.txt", "burn.diagnostics.txt",
+         "burn.stderr.txt", "python.stderr.txt")
+
+
+def shown_files(d: Path) -> dict:
+    """The outputs a page shows, to tell a changed number or message from an unchanged one."""
+    return {n: (d / n).read_text("utf-8") for n in SHOWN if (d / n).is_file()}
+
+
+def compare_experiment(exp, old: dict | None, new: dict | None,
+                       old_files: dict | None = None, new_files: dict | None = None) -> dict:
     """What moved for one experiment between the committed run and the drift run."""
     rec = {"id": exp.id, "page": exp.page or "", "changes": []}
     if new is None:
@@ -133,6 +143,9 @@ def compare_experiment(exp, old: dict | None, new: dict | None) -> dict:
                      "actual": contract.describe_actual(n["actual"])})
         if o and _status(o) != _status(n):
             rec["changes"].append(f"{label}：{_status(o)} → {_status(n)}")
+    for name in sorted((old_files or {}).keys() & (new_files or {}).keys()):
+        if old_files[name] != new_files[name]:
+            rec["changes"].append(f"{name} 变了")
     oc, nc = (old or {}).get("compare"), new.get("compare")
     if nc and "worst" in nc:
         rec["compare"] = {"expected": nc["expected"], "ok": nc["ok"], "tol": nc["tol"],
@@ -201,7 +214,8 @@ def drift(burn: str | None, torch: str | None = None, onnx: str | None = None, j
         new_dir = book.outputs / e.id
         if not (new_dir / "outcome.json").is_file():
             new_dir = book.outputs / ".failed" / e.id
-        records.append(compare_experiment(e, _load(main.outputs / e.id), _load(new_dir)))
+        records.append(compare_experiment(e, _load(main.outputs / e.id), _load(new_dir),
+                                          shown_files(main.outputs / e.id), shown_files(new_dir)))
     links = source_links(main.root / "docs", old_burn, new_burn)
     pitfall_pages = sorted({r["page"] for r in records if r["page"].startswith("10-pitfalls/")})
     report = {

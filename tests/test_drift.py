@@ -132,3 +132,9 @@ def test_missing_report_is_named(tmp_path):
     (tmp_path / "drift").mkdir()
     with pytest.raises(BookError, match="make drift"):
         drift_render.drift_report(Book(root=tmp_path), "burn-0.0.1")
+
+
+def test_a_changed_output_text_is_reported(exps):
+    rec = drift.compare_experiment(exps["pair"], outcome(worst=1e-8), outcome(worst=1e-8),
+                                   {"burn.json": '{"v": [1.0]}'}, {"burn.json": '{"v": [1.5]}'})
+    assert rec["holds"] is True and rec["changes"] == ["burn.json 变了"]
