@@ -279,6 +279,13 @@ def claim(book: Book, exp_id: str, path: str, expected, fmt: str | None = None) 
     return value(book, exp_id, path, fmt)
 
 
+def require(book: Book, ok, what: str) -> str:
+    """A fact the prose computes from several outputs: stop the build the day it stops holding."""
+    if not ok:
+        raise BookError(f"正文依赖的事实不再成立：{what}；改正文或查实验")
+    return ""
+
+
 def num(book: Book, exp_id: str, path: str):
     """The raw value, for arithmetic in a page: {{ "%.1e" | format(num(a, p) - num(b, q)) }}."""
     v = outputs.entry(book, exp_id).field(path)

@@ -374,3 +374,9 @@ def test_src_literal_with_a_path_inside():
     link = render.src(Book(), "burn-tensor/src/tensor/api/numeric.rs",
                       "core::ops::Sub<Self> for Tensor<D, K>", "Sub")
     assert "crates/burn-tensor/src/tensor/api/numeric.rs#L" in link
+
+
+def test_require_stops_the_build_with_the_sentence(book):
+    assert render.require(book, True, "a < b") == ""
+    with pytest.raises(BookError, match="a < b"):
+        render.require(book, False, "a < b")
