@@ -26,7 +26,9 @@ def summary(r: dict) -> dict:
         "experiments": len(exps), "ran": len(ran),
         "unchanged": sum(1 for e in ran if e["holds"] and not e["changes"]),
         "holds": sum(1 for e in ran if e["holds"]),
-        "pitfalls": len(r["pitfalls"]), "pitfalls_reproduce": sum(r["pitfalls"].values()),
+        "pitfalls": len(r["pitfalls"]),
+        "pitfalls_reproduce": sum(1 for v in r["pitfalls"].values() if v is True),
+        "pitfalls_not_run": sum(1 for v in r["pitfalls"].values() if v is None),
         "vanished": sum(1 for f in fails if f["kind"] == "vanished"),
         "changed": sum(1 for f in fails if f["kind"] == "changed"),
         "compare_moved": len(moved),
@@ -40,7 +42,8 @@ def headline(r: dict) -> str:
     s = summary(r)
     return (f"burn {r['from']['burn']} → {r['to']['burn']}：{s['experiments']} 个实验里跑成 {s['ran']} 个，"
             f"契约仍成立 {s['holds']} 个（结局和数都没变 {s['unchanged']} 个）；"
-            f"坑仍然复现 {s['pitfalls_reproduce']}/{s['pitfalls']}；"
+            f"坑仍然复现 {s['pitfalls_reproduce']}/{s['pitfalls']}"
+            + (f"（{s['pitfalls_not_run']} 个没跑）" if s["pitfalls_not_run"] else "") + "；"
             f"预期的失败消失 {s['vanished']} 个、变了 {s['changed']} 个；"
             f"比较的最大误差变了 {s['compare_moved']} 个；"
             f"源码链接 {s['links']} 个：原样 {s['links_same']}、行号移动 {s['links_moved']}、"
@@ -59,7 +62,8 @@ def drift_report(book: Book, label: str) -> str:
            f"重新构建并运行了全书的实验，用了 {r['minutes']} 分钟；已提交的缓存和 Cargo.lock 没有动。", ""]
     out += ["### 坑还在不在", "", "| 坑 | 还在 |", "|---|---|"]
     for page, ok in sorted(r["pitfalls"].items()):
-        out.append(f"| [{_c(page.split('/')[-1])}](../{page}.md) | {'是' if ok else '**否：变了**'} |")
+        state = {True: "是", False: "**否：变了**", None: "没跑（需要硬件）"}[ok]
+        out.append(f"| [{_c(page.split('/')[-1])}](../{page}.md) | {state} |")
     fails = [(e["id"], f) for e in r["experiments"] for f in e.get("expected_failures", [])]
     out += ["", "### 预期的失败", ""]
     if fails:

@@ -138,3 +138,11 @@ def test_a_changed_output_text_is_reported(exps):
     rec = drift.compare_experiment(exps["pair"], outcome(worst=1e-8), outcome(worst=1e-8),
                                    {"burn.json": '{"v": [1.0]}'}, {"burn.json": '{"v": [1.5]}'})
     assert rec["holds"] is True and rec["changes"] == ["burn.json 变了"]
+
+
+def test_page_state_tells_not_run_from_changed():
+    assert drift.page_state([{"holds": True}, {"holds": True}]) is True
+    assert drift.page_state([{"holds": True}, {"holds": None}]) is None
+    assert drift.page_state([{"holds": None}, {"holds": False}]) is False
+    r = dict(REPORT, pitfalls={"10-pitfalls/x": False, "10-pitfalls/y": None, "10-pitfalls/z": True})
+    assert "坑仍然复现 1/3（1 个没跑）" in drift_render.headline(r)
