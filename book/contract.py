@@ -29,6 +29,15 @@ def describe_actual(actual: dict) -> str:
     return f"异常退出（退出码 {actual.get('exit_code')}）"
 
 
+def status_text(side: dict | None) -> str:
+    """A side's actual outcome in one short token ("compile_error E0382"), for change lists."""
+    if side is None:
+        return "—"
+    a = side["actual"]
+    detail = a.get("exception") or ",".join(a.get("codes") or [])
+    return a["status"] + (f" {detail}" if detail else "")
+
+
 def side_holds(expect: dict, actual: dict) -> bool:
     kind, value = expect["kind"], expect.get("value")
     s = actual["status"]

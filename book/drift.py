@@ -104,12 +104,6 @@ def _load(d: Path) -> dict | None:
     return json.loads(f.read_text("utf-8")) if f.is_file() else None
 
 
-def _status(side: dict) -> str:
-    a = side["actual"]
-    extra = a.get("exception") or ",".join(a.get("codes") or [])
-    return a["status"] + (f" {extra}" if extra else "")
-
-
 SHOWN = ("python.json", "python.txt", "burn.json", "burn.txt", "burn.diagnostics.txt",
          "burn.stderr.txt", "python.stderr.txt")
 
@@ -151,8 +145,8 @@ def compare_experiment(exp, old: dict | None, new: dict | None,
                 rec.setdefault("expected_failures", []).append(
                     {"side": name, "kind": kind, "expected": contract.describe(want),
                      "actual": contract.describe_actual(n["actual"])})
-        if o and _status(o) != _status(n):
-            rec["changes"].append(f"{label}：{_status(o)} → {_status(n)}")
+        if o and contract.status_text(o) != contract.status_text(n):
+            rec["changes"].append(f"{label}：{contract.status_text(o)} → {contract.status_text(n)}")
     for name in sorted((old_files or {}).keys() & (new_files or {}).keys()):
         if old_files[name] != new_files[name]:
             rec["changes"].append(f"{name} 变了")

@@ -1,9 +1,9 @@
 """Render a drift report (drift/<label>.json) for the terminal and for the appendix page."""
-import html
 import json
 
 from .errors import BookError
 from .paths import Book
+from .render import cell
 
 
 def load(book: Book, label: str) -> dict:
@@ -50,27 +50,23 @@ def headline(r: dict) -> str:
             f"找不到 {s['links_missing']}。")
 
 
-def _c(s) -> str:
-    return html.escape(str(s)).replace("|", "&#124;").replace("\n", " ")
-
-
 def drift_report(book: Book, label: str) -> str:
     r = load(book, label)
-    out = [f"**{_c(headline(r))}**", "",
-           f"这次 drift 在一个临时副本里用 burn {_c(r['to']['burn'])}"
-           f"（burn-onnx {_c(r['to'].get('burn-onnx') or '不变')}，torch {_c(r['to']['torch'])}）"
+    out = [f"**{cell(headline(r))}**", "",
+           f"这次 drift 在一个临时副本里用 burn {cell(r['to']['burn'])}"
+           f"（burn-onnx {cell(r['to'].get('burn-onnx') or '不变')}，torch {cell(r['to']['torch'])}）"
            f"重新构建并运行了全书的实验，用了 {r['minutes']} 分钟；已提交的缓存和 Cargo.lock 没有动。", ""]
     out += ["### 坑还在不在", "", "| 坑 | 还在 |", "|---|---|"]
     for page, ok in sorted(r["pitfalls"].items()):
         state = {True: "是", False: "**否：变了**", None: "没跑（需要硬件）"}[ok]
-        out.append(f"| [{_c(page.split('/')[-1])}](../{page}.md) | {state} |")
+        out.append(f"| [{cell(page.split('/')[-1])}](../{page}.md) | {state} |")
     fails = [(e["id"], f) for e in r["experiments"] for f in e.get("expected_failures", [])]
     out += ["", "### 预期的失败", ""]
     if fails:
         out += ["| 实验 | 侧 | 情况 | 期望 | 实际 |", "|---|---|---|---|---|"]
         for i, f in fails:
             kind = "消失了" if f["kind"] == "vanished" else "变了"
-            out.append(f"| `{i}` | {f['side']} | {kind} | {_c(f['expected'])} | {_c(f['actual'])} |")
+            out.append(f"| `{i}` | {f['side']} | {kind} | {cell(f['expected'])} | {cell(f['actual'])} |")
     else:
         out.append("每一个预期的失败都还在，和清单写的一样。")
     out += ["", "### 逐页的变化", ""]
@@ -78,9 +74,9 @@ def drift_report(book: Book, label: str) -> str:
     for e in sorted(r["experiments"], key=lambda e: (e["page"], e["id"])):
         if e["page"] != page:
             page = e["page"]
-            out += ["", f"#### {_c(page or '（没有页面）')}", "", "| 实验 | 契约 | 变化 |", "|---|---|---|"]
+            out += ["", f"#### {cell(page or '（没有页面）')}", "", "| 实验 | 契约 | 变化 |", "|---|---|---|"]
         holds = {True: "成立", False: "**不成立**", None: "没跑"}[e["holds"]]
-        out.append(f"| `{e['id']}` | {holds} | {_c('；'.join(e['changes'])) or '无'} |")
+        out.append(f"| `{e['id']}` | {holds} | {cell('；'.join(e['changes'])) or '无'} |")
     moved = [x for x in r["links"] if x["state"] != "same"]
     out += ["", "### 源码链接", ""]
     if moved:
@@ -88,7 +84,7 @@ def drift_report(book: Book, label: str) -> str:
         for x in moved:
             after = f"L{x['after'][0]}–L{x['after'][1]}" if x["after"] else "找不到"
             before = f"L{x['before'][0]}–L{x['before'][1]}" if x["before"] else "找不到"
-            out.append(f"| {_c(x['page'])} | `{_c(x['path'])}` | `{_c(x['symbol'])}` | {before} | {after} |")
+            out.append(f"| {cell(x['page'])} | <code>{cell(x['path'])}</code> | <code>{cell(x['symbol'])}</code> | {before} | {after} |")
     else:
         out.append("每个链接的符号都在原来的行上。")
     return "\n".join(out) + "\n"

@@ -266,6 +266,11 @@ def value(book: Book, exp_id: str, path: str, fmt: str | None = None) -> str:
     return md_text(repr(v) if isinstance(v, float) else str(v))
 
 
+def cell(s) -> str:
+    """Text for a Markdown table cell: HTML-escaped, and a "|" cannot split the row."""
+    return html.escape(str(s)).replace("|", "&#124;").replace("\n", " ")
+
+
 def md_text(s: str) -> str:
     """Text that neither HTML nor Markdown will reinterpret (`__init__`, `2*3`, `[x]`)."""
     return s.translate({ord(ch): f"&#{ord(ch)};" for ch in "&<>\"'\\`*_[]{}#|~"})

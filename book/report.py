@@ -1,17 +1,13 @@
 """The execution report (an appendix page): every experiment, its outcomes, its state. Render-only."""
-import html
 import json
 
 from . import contract, hardware
+from .render import cell
 from .discover import discover
 from .paths import Book
 from .runner import STATE_FILE
 
 STATE_LABELS = {"cached": "缓存", "ran": "重跑", "skipped": "跳过（缺硬件）", "failed": "失败"}
-
-
-def _cell(s: str) -> str:
-    return html.escape(s).replace("|", "&#124;").replace("\n", " ")
 
 
 def _side(outcome: dict, name: str) -> str:
@@ -21,8 +17,8 @@ def _side(outcome: dict, name: str) -> str:
     want = contract.describe(side["expected"])
     got = contract.describe_actual(side["actual"])
     if contract.side_holds(side["expected"], side["actual"]):
-        return f"✓ {_cell(want)}"
-    return f"✗ 期望{_cell(want)}，实际{_cell(got)}"
+        return f"✓ {cell(want)}"
+    return f"✗ 期望{cell(want)}，实际{cell(got)}"
 
 
 def _compare(outcome: dict) -> str:
@@ -30,7 +26,7 @@ def _compare(outcome: dict) -> str:
     if c is None:
         return "—"
     if c.get("error"):
-        return f"✗ {_cell(c['error'])}"
+        return f"✗ {cell(c['error'])}"
     verdict = "OK" if c["ok"] else "MISMATCH"
     holds = (c["expected"] == "match") == c["ok"]
     return (f"{'✓' if holds else '✗'} 期望 {c['expected']}：{verdict} "
@@ -49,7 +45,7 @@ def _provenance(prov: dict) -> str:
             parts.append(f"{extra.replace('_', '-')} {prov[extra]['version']}")
     for req, info in (prov.get("hardware") or {}).items():
         parts.append(f"{req}: {', '.join(info.get('icd') or []) or info.get('gpu') or '?'}")
-    return _cell("；".join(parts))
+    return cell("；".join(parts))
 
 
 def rows(book: Book) -> list[dict]:
@@ -82,7 +78,7 @@ def _page_link(book: Book, page: str) -> str:
         return "（没有页面）"
     docs = book.root / "docs"
     md = f"{page}.md" if (docs / f"{page}.md").is_file() else f"{page}/index.md"
-    return f"[{html.escape(page)}](../{md})"
+    return f"[{cell(page)}](../{md})"
 
 
 def execution_report(book: Book) -> str:
@@ -119,9 +115,9 @@ def execution_report(book: Book) -> str:
         state = STATE_LABELS.get(r["state"], "—")
         if o is None:
             need = "、".join(hardware.LABELS[x] for x in r["exp"].requires)
-            lines.append(f"| `{r['id']}` | — | — | — | {state} | 从未运行（需要{_cell(need)}） | — |")
+            lines.append(f"| `{r['id']}` | — | — | — | {state} | 从未运行（需要{cell(need)}） | — |")
             continue
         ran = (r.get("ran_at") or "—").replace("T", " ").replace("+00:00", " UTC")
         lines.append(f"| `{r['id']}` | {_side(o, 'python')} | {_side(o, 'burn')} | {_compare(o)} | "
-                     f"{state} | {_cell(ran)} | {_provenance(r['provenance'])} |")
+                     f"{state} | {cell(ran)} | {_provenance(r['provenance'])} |")
     return "\n".join(lines) + "\n"

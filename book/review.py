@@ -10,8 +10,8 @@ Each experiment that differs falls in the first of these that applies:
 import json
 import subprocess
 import sys
-from pathlib import Path
 
+from . import contract
 from .errors import BookError
 from .paths import Book
 
@@ -56,20 +56,12 @@ def files_now(book: Book) -> dict[str, dict[str, str]]:
     return out
 
 
-def _status(side: dict | None) -> str:
-    if side is None:
-        return "—"
-    a = side["actual"]
-    detail = a.get("exception") or ",".join(a.get("codes") or []) or ""
-    return a["status"] + (f" {detail}" if detail else "")
-
-
 def _outcome_changes(old: dict, new: dict) -> list[str]:
     changes = []
     for name, label in (("python", "PyTorch"), ("burn", "burn")):
         o, n = old.get(name), new.get(name)
-        if _status(o) != _status(n):
-            changes.append(f"{label}：{_status(o)} → {_status(n)}")
+        if contract.status_text(o) != contract.status_text(n):
+            changes.append(f"{label}：{contract.status_text(o)} → {contract.status_text(n)}")
         elif o and n and o["expected"] != n["expected"]:
             changes.append(f"{label} 的期望：{o['expected']} → {n['expected']}")
         elif o and n and (o["actual"].get("panic") or "") != (n["actual"].get("panic") or ""):
