@@ -76,6 +76,10 @@ def check(exp: Experiment, outcome: dict) -> list[str]:
                             f"（字段 {cmp['worst_field']}），容差 {cmp['tol']:g}"
                             + (f"；超出各自容差的字段：{', '.join(cmp['over'])}" if cmp.get("over") else "")
                             + (f"；{cmp['first_error']}" if cmp.get("first_error") else ""))
+        elif cmp["expected"] == "mismatch" and cmp.get("structural"):
+            problems.append(f"{where}：期望两边的数值对不上（expected mismatch），但比较出的是结构错误，"
+                            f"不是数值差异：{'；'.join(cmp['structural'][:3])}；"
+                            "检查 compare.fields 的拼写和两侧输出的结构")
         elif cmp["expected"] == "mismatch" and cmp["ok"]:
             problems.append(f"{where}：期望两边对不上（expected mismatch），实际在容差 "
                             f"{cmp['tol']:g} 内对上了（最大误差 {cmp['worst']:.2e}）："

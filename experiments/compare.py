@@ -7,6 +7,9 @@ the tolerance, and OK or MISMATCH. --tols gives some fields (and everything unde
 a tolerance of their own; the row then shows it. Exit code 0 on OK, 1 on MISMATCH, 2 on bad usage.
 Floats match within the absolute tolerance; integers, strings, shapes and dtypes
 (int vs float) must be exactly equal.
+
+A field missing on one side, or ragged lists (rows of different lengths) that do not line up,
+is a structural error, not a difference in values: the report lists those under "structural".
 """
 import json
 import math
@@ -92,11 +95,20 @@ def _get(x, path):
     raise KeyError(path)
 
 
+def _ragged(shape):
+    return any(isinstance(d, tuple) and d[:1] == ("ragged",) for d in shape)
+
+
 def compare_field(path, x, y):
     """One leaf field: returns a dict with n, max_diff, max_ulps and an error (or None)."""
     row = {"field": path, "n": 0, "max_diff": 0.0, "max_ulps": 0, "error": None}
-    if _shape(x) != _shape(y):
-        row["error"] = f"shape {list(_shape(x))} != {list(_shape(y))}"
+    sx, sy = _shape(x), _shape(y)
+    if sx != sy:
+        if _ragged(sx) or _ragged(sy):
+            # Rows of different lengths that do not line up: the outputs' structure differs.
+            row["error"], row["structural"] = "ragged lists of different shapes", True
+        else:
+            row["error"] = f"shape {list(sx)} != {list(sy)}"
         return row
     fx, fy = list(_flat(x)), list(_flat(y))
     row["n"] = len(fx)
@@ -144,14 +156,14 @@ def compare(a, b, tol=DEFAULT_TOL, fields=None, tols=None):
             xa = _get(a, root)
         except KeyError:
             rows.append({"field": root, "n": 0, "max_diff": 0.0, "max_ulps": 0,
-                         "error": "missing in A"})
+                         "error": "missing in A", "structural": True})
             continue
         for path, x in _leaves(xa, root):
             try:
                 y = _get(b, path)
             except KeyError:
                 rows.append({"field": path, "n": 0, "max_diff": 0.0, "max_ulps": 0,
-                             "error": "missing in B"})
+                             "error": "missing in B", "structural": True})
                 continue
             rows.append(compare_field(path, x, y))
     for r in rows:
@@ -173,6 +185,7 @@ def compare(a, b, tol=DEFAULT_TOL, fields=None, tols=None):
         "tol": tol,
         "ok": ok,
         "over": [r["field"] for r in over],
+        "structural": [f"{r['field']}: {r['error']}" for r in rows if r.get("structural")],
     }
 
 

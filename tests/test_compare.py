@@ -83,6 +83,20 @@ def test_ragged_lists_of_different_shape_are_a_mismatch(a, b):
     # Both sides are "ragged", so _shape() calls them equal and zip() drops B's extras.
     r = cmp.compare({"t": a}, {"t": b}, 1e30)
     assert r["ok"] is False, f"{a} and {b} compared equal"
+    assert r["structural"] == ["t: ragged lists of different shapes"]
+
+
+def test_equal_ragged_lists_match_and_are_not_structural():
+    # Batches of 4, 4 and 2: ragged, and the same on both sides.
+    t = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+    r = cmp.compare({"t": t}, {"t": [list(x) for x in t]}, 0.0)
+    assert r["ok"] is True and r["structural"] == []
+
+
+def test_missing_fields_are_structural_value_differences_are_not():
+    r = cmp.compare({"a": 1, "b": [1.0]}, {"b": [2.0], "c": 3}, 0.0, ["a", "b", "c"])
+    assert r["structural"] == ["a: missing in B", "c: missing in A"]
+    assert row(r, "b")["max_diff"] == 1.0 and "structural" not in row(r, "b")
 
 
 @pytest.mark.parametrize("a, b", [(1, 1.0), ([1.0, 2], [1.0, 2.0]), (True, 1)])

@@ -179,6 +179,20 @@ def test_compare_mismatch_broken_by_match(run):
     one_problem(problems, "cmp-exp-mis-ok", "expected mismatch", "对上了", "1e-06")
 
 
+def test_compare_mismatch_not_met_by_a_typo_in_fields(run):
+    # "y" exists on neither side: a structural error, not the value difference the page shows.
+    res, problems = run("cmp-exp-mis-typo", CMP.format(script="off.py")
+                        + "  fields: [y]\n  expect: mismatch\n")
+    one_problem(problems, "cmp-exp-mis-typo", "expected mismatch", "结构错误", "y: missing in A")
+    assert res["outcome"]["compare"]["structural"] == ["y: missing in A"]
+
+
+def test_compare_mismatch_not_met_by_a_field_missing_on_one_side(run):
+    # python's vec.py prints v, burn's okjson prints x: the fields do not line up.
+    res, problems = run("cmp-exp-mis-missing", CMP.format(script="vec.py") + "  expect: mismatch\n")
+    one_problem(problems, "cmp-exp-mis-missing", "结构错误", "missing in B")
+
+
 def test_compare_needs_json_on_both_sides(run):
     # Promised ok, but python raises: besides the side's problem, compare says why it could not run.
     _, problems = run("cmp-nojson", CMP.format(script="raises.py"))
