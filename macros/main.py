@@ -1,4 +1,5 @@
 """The Jinja macros of the book (mkdocs-macros). Each one only renders cached outputs."""
+import logging
 import sys
 from pathlib import Path
 
@@ -9,8 +10,20 @@ from book.errors import BookError  # noqa: E402
 from book.paths import Book  # noqa: E402
 
 
+class _NotBookErrors(logging.Filter):
+    """Our macros print their own one-line error; let the plugin report every other kind."""
+    def filter(self, record):
+        return "_BookError_" not in record.getMessage()
+
+
 def define_env(env):
     book = Book(Path(env.conf["config_file_path"]).parent)
+    # mkdocs-macros reports a failed page as a warning, which `mkdocs build --quiet` (make site)
+    # would hide: a Jinja error (an undefined name, a typo in a tag) must still reach the author.
+    log = logging.getLogger("mkdocs.plugins.mkdocs_macros.util")
+    log.setLevel(logging.WARNING)
+    if not any(isinstance(f, _NotBookErrors) for f in log.filters):
+        log.addFilter(_NotBookErrors())
 
     def page_name():
         page = getattr(env, "page", None)
@@ -20,13 +33,17 @@ def define_env(env):
         def wrapped(*args, **kwargs):
             try:
                 return fn(book, *args, **kwargs)
-            except BookError as e:
-                raise BookError(f"页面 {page_name()}：{fn.__name__}{args!r}：{e}") from None
+            except Exception as e:
+                call = ", ".join([repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()])
+                msg = f"页面 {page_name()}：{fn.__name__}({call})：{e}"
+                # mkdocs-macros logs a failed page only as a warning, which --quiet hides.
+                print(f"错误：{msg}", file=sys.stderr, flush=True)
+                raise BookError(msg) from None
         wrapped.__name__ = fn.__name__
         env.macro(wrapped)
 
     for fn in (render.code, render.pair, render.side_output, render.outputs_tabs,
-               render.compare_output, render.compare_table, render.value, render.num, render.claim,
+               render.compare_output, render.compare_table, render.value, render.raw, render.num, render.claim,
                render.version_line, render.src, render.line_plot, render.has_output, render.require,
                render.requires_note, report.execution_report,
                drift_render.drift_report):

@@ -163,3 +163,21 @@ def test_broken_page_fails_the_build(tmp_path, mkdocs_env, page, text, words):
     for w in words:
         assert w in out
     assert not (root / "site" / page.replace(".md", "") / "index.html").exists()
+
+
+@pytest.mark.parametrize("page, text, words", [
+    ("bad.md", '# Bad\n\n{{ value("no-such-exp", "burn.x") }}\n',
+     ["错误：页面 bad.md：value('no-such-exp', 'burn.x')", "no-such-exp"]),
+    ("und.md", "# U\n\n{{ nosuchname }}\n", ["und.md", "'nosuchname' is undefined"]),
+    ("pit.md", PITFALL_NO_CAUSE, ["页面 pit.md", "应为 '原因'"]),
+])
+def test_errors_reach_the_author_under_quiet(tmp_path, mkdocs_env, page, text, words):
+    # `make site` builds with --quiet: a failing page must still say what failed, and where.
+    assert "mkdocs build --strict --quiet" in (REPO / "Makefile").read_text(encoding="utf-8")
+    root = make_site(tmp_path, {"index.md": INDEX, page: text})
+    p = subprocess.run([str(VENV_PY), "-m", "mkdocs", "build", "--strict", "--quiet",
+                        "-f", str(root / "mkdocs.yml"), "-d", str(root / "site")],
+                       cwd=root, capture_output=True, text=True, env=mkdocs_env)
+    assert p.returncode != 0
+    for w in words:
+        assert w in p.stdout + p.stderr, p.stdout + p.stderr
