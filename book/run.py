@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import normalize
+from . import hardware, normalize
 from .discover import Experiment
 from .errors import BookError
 from .paths import Book
@@ -30,23 +30,83 @@ class Proc:
     seconds: float
 
 
+# Every child still running, so that an interrupted build can end them all (see faults.py).
+LIVE: set = set()
+LIVE_LOCK = threading.Lock()
+# Set when the build is interrupted: no new child starts, and nothing is stored.
+ABORTED = threading.Event()
+
+
+class Aborted(Exception):
+    """The build was interrupted: whatever this run produced is not to be stored."""
+
+
+def descendants(pid: int) -> list[int]:
+    """All processes below pid, from /proc (children first found, deepest last)."""
+    parents = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+                parents.setdefault(int(stat[stat.rfind(")") + 2:].split()[1]), []).append(int(d.name))
+            except (OSError, ValueError, IndexError):
+                pass
+    out, todo = [], [pid]
+    while todo:
+        kids = parents.get(todo.pop(), [])
+        out += kids
+        todo += kids
+    return out
+
+
+def kill_tree(pid: int):
+    """SIGKILL a child and everything it started (cargo's rustc, torch's workers)."""
+    for _ in range(3):  # a process may fork while we walk: walk again
+        victims = [pid] + descendants(pid)
+        for v in victims:
+            try:
+                os.kill(v, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
 def _run(cmd, cwd, env, timeout) -> Proc:
+    if ABORTED.is_set():
+        raise Aborted()
     t0 = time.monotonic()
+    # Children stay in the runner's process group: a signal to the group reaches them too.
     p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         stdin=subprocess.DEVNULL, start_new_session=True)
+                         stdin=subprocess.DEVNULL)
+    with LIVE_LOCK:
+        LIVE.add(p)
+    if ABORTED.is_set():  # the interrupt came while it was starting
+        kill_tree(p.pid)
     try:
         out, err = p.communicate(timeout=timeout)
         status = "ok" if p.returncode == 0 else "exit"
     except subprocess.TimeoutExpired:
-        try:
-            os.killpg(p.pid, signal.SIGKILL)  # the whole group: cargo run, torch workers...
-        except ProcessLookupError:
-            pass
+        kill_tree(p.pid)
         out, err = p.communicate()
         status = "timeout"
+    finally:
+        with LIVE_LOCK:
+            LIVE.discard(p)
+        if p.poll() is None:  # interrupted: never leave it running
+            kill_tree(p.pid)
+            p.wait()
+    if ABORTED.is_set():
+        raise Aborted()  # killed by the interrupt, not by its own doing
     return Proc(status, p.returncode if status != "timeout" else None,
                 out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
                 time.monotonic() - t0)
+
+
+def kill_all():
+    """End every child this build started (on SIGINT/SIGTERM)."""
+    with LIVE_LOCK:
+        procs = list(LIVE)
+    for p in procs:
+        kill_tree(p.pid)
 
 
 def base_env(book: Book) -> dict:
@@ -106,8 +166,13 @@ def build_needs(exp: Experiment, book: Book):
                             + normalize.text(p.stderr, book.root))
 
 
+def python_env(exp: Experiment, book: Book) -> dict:
+    """PyTorch runs with the CPU pins, unless the experiment's point is the CPU."""
+    return base_env(book) | hardware.cpu_env(bool(exp.cpu))
+
+
 def run_python(exp: Experiment, book: Book, scratch: Path) -> Side:
-    p = _run([book.python, "-I", str(exp.script)], scratch, base_env(book), exp.timeout)
+    p = _run([book.python, "-I", str(exp.script)], scratch, python_env(exp, book), exp.timeout)
     side = Side("ok", p.stdout, p.stderr, {"exit_code": p.code}, {"run": p.seconds})
     if p.status == "timeout":
         side.status = "timeout"
