@@ -11,13 +11,18 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
+from . import hardware
 from .discover import Experiment
 from .errors import BookError
 from .paths import Book
 
 # Bump when the engine changes what it writes into an entry: every entry goes stale.
-ENGINE_VERSION = "6"
+ENGINE_VERSION = "7"
 KEY_FILE = "inputs.json"
+# sha256 of every other file of the entry; volatile.json carries its own (it changes each run).
+HASH_FILE = "hashes.json"
+VOLATILE_FILE = "volatile.json"
+SELF_HASH = "sha256"
 SKIP_DIRS = {"target", "__pycache__", ".git"}
 
 
@@ -133,6 +138,8 @@ def inputs(exp: Experiment, book: Book) -> dict:
     tools = dict(toolchain(book.python), engine=ENGINE_VERSION)
     if not exp.burn and not exp.needs:
         tools.pop("rustc"), tools.pop("cargo")
+    if exp.python and not exp.cpu:
+        tools["cpu_pins"] = hardware.CPU_PINS
     key = sha(json.dumps([files, tools], sort_keys=True).encode())
     return {"key": key, "files": files, "toolchain": tools}
 
@@ -155,7 +162,8 @@ def stale_reason(exp: Experiment, book: Book, current: dict | None = None) -> st
     if stored is None:
         return "没有缓存"
     if stored.get("key") == current["key"]:
-        return None
+        damage = verify_entry(entry_dir(book, exp.id))
+        return "缓存损坏：" + "；".join(damage) if damage else None
     old, new = stored.get("files", {}), current["files"]
     changed = sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
     if changed:
@@ -183,8 +191,79 @@ def _recover_dir(parent: Path):
                 p.rename(live)
 
 
+def seal(files: dict[str, str]) -> dict[str, str]:
+    """The entry's files plus their hashes: hashes.json, and volatile.json's own field."""
+    files = dict(files)
+    if VOLATILE_FILE in files:
+        vol = json.loads(files[VOLATILE_FILE])
+        vol.pop(SELF_HASH, None)
+        body = json.dumps(vol, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+        vol[SELF_HASH] = sha(body.encode())
+        files[VOLATILE_FILE] = json.dumps(vol, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+    hashes = {n: sha(c.encode("utf-8")) for n, c in sorted(files.items()) if n != VOLATILE_FILE}
+    files[HASH_FILE] = json.dumps(hashes, sort_keys=True, indent=1) + "\n"
+    return files
+
+
+def verify_entry(d: Path) -> list[str]:
+    """Every problem with a stored entry's bytes: edited, truncated, missing, extra, unparsable."""
+    if not d.is_dir():
+        return ["目录不存在"]
+    problems = []
+    try:
+        hashes = json.loads((d / HASH_FILE).read_text(encoding="utf-8"))
+        if not isinstance(hashes, dict):
+            raise ValueError
+    except OSError:
+        return [f"缺少 {HASH_FILE}（无法核对任何文件）"]
+    except ValueError:
+        return [f"{HASH_FILE} 不是合法的 JSON（无法核对任何文件）"]
+    present = {p.name for p in d.iterdir()}
+    for name in sorted(hashes):
+        if name not in present:
+            problems.append(f"缺少 {name}")
+            continue
+        data = (d / name).read_bytes()
+        if sha(data) != hashes[name]:
+            broken = name.endswith(".json") and not _parses(data)
+            problems.append(f"{name} 和记录的 sha256 不符（被改动或截断"
+                            + ("，而且不是合法的 JSON" if broken else "") + "）")
+    if VOLATILE_FILE not in present:
+        problems.append(f"缺少 {VOLATILE_FILE}")
+    else:
+        problems += _verify_volatile(d / VOLATILE_FILE)
+    for name in sorted(present - set(hashes) - {HASH_FILE, VOLATILE_FILE}):
+        problems.append(f"多出文件 {name}（不是这次运行写的）")
+    return problems
+
+
+def _parses(data: bytes) -> bool:
+    try:
+        json.loads(data.decode("utf-8"))
+        return True
+    except (UnicodeDecodeError, ValueError):
+        return False
+
+
+def _verify_volatile(p: Path) -> list[str]:
+    try:
+        vol = json.loads(p.read_text(encoding="utf-8"))
+        if not isinstance(vol, dict):
+            raise ValueError
+    except (UnicodeDecodeError, ValueError):
+        return [f"{VOLATILE_FILE} 不是合法的 JSON"]
+    want = vol.pop(SELF_HASH, None)
+    body = json.dumps(vol, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+    if want is None:
+        return [f"{VOLATILE_FILE} 没有自己的 {SELF_HASH} 字段"]
+    if sha(body.encode()) != want:
+        return [f"{VOLATILE_FILE} 和它记录的 sha256 不符（被改动）"]
+    return []
+
+
 def write_entry(book: Book, exp_id: str, files: dict[str, str], dest: Path | None = None):
-    """Write all files of an entry to a temp dir, then swap it in with renames."""
+    """Write all files of an entry (sealed with their hashes) to a temp dir, then swap it in."""
+    files = seal(files)
     dest = dest or entry_dir(book, exp_id)
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.parent / f".tmp-{exp_id}-{os.getpid()}"

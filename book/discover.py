@@ -13,7 +13,8 @@ from .paths import Book
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RUSTC_CODE_RE = re.compile(r"^E\d{4}$")
 TOP_KEYS = {"id", "page", "about", "timeout", "python", "burn", "compare", "mutation",
-            "volatile", "exclusive", "needs", "requires"}
+            "volatile", "exclusive", "needs", "requires", "cpu"}
+CPU_HEADS = ("python.", "burn.")
 PY_KEYS = {"script", "expect"}
 BURN_KEYS = {"crate", "profile", "features", "expect"}
 COMPARE_KEYS = {"fields", "tol", "tols", "why", "expect"}
@@ -36,6 +37,9 @@ class Experiment:
     exclusive: bool = False  # timings: run alone, after the others
     needs: list = field(default_factory=list)  # other crates whose release binaries it runs
     requires: list = field(default_factory=list)  # hardware: runs only where present
+    # Output fields that depend on the CPU ("burn.sum"): the page is about the CPU, so both
+    # sides run unpinned, and on another CPU class these fields are compared within tolerance.
+    cpu: list = field(default_factory=list)
 
     @property
     def script(self) -> Path | None:
@@ -187,11 +191,14 @@ def load(path: Path, book: Book) -> Experiment:
     requires = data.get("requires") or []
     if not isinstance(requires, list) or not set(requires) <= set(hardware.KNOWN):
         _fail(path, f"requires 必须是 {list(hardware.KNOWN)} 里的项组成的列表，得到 {requires!r}")
+    cpu = data.get("cpu") or []
+    if not isinstance(cpu, list) or not all(isinstance(c, str) and c.startswith(CPU_HEADS) for c in cpu):
+        _fail(path, f"cpu 必须是以 python. 或 burn. 开头的输出字段路径的列表（如 burn.sum），得到 {cpu!r}")
     exclusive = data.get("exclusive", False)
     if not isinstance(exclusive, bool):
         _fail(path, f"exclusive 必须是 true 或 false，得到 {exclusive!r}")
     return Experiment(id=exp_id, manifest=path, page=data.get("page"), exclusive=exclusive,
-                      needs=needs, requires=requires,
+                      needs=needs, requires=requires, cpu=cpu,
                       about=str(data.get("about", "")), timeout=float(timeout),
                       python=python, burn=burn, compare=compare, mutation=mutation,
                       volatile=volatile)

@@ -58,3 +58,71 @@ def describe(requires: list[str]) -> dict:
         info["cuda"] = {"gpu": _out(["nvidia-smi", "--query-gpu=name,driver_version",
                                      "--format=csv,noheader"])}
     return info
+
+
+# --- The CPU --------------------------------------------------------------------------------
+# What dispatches on the instruction set at run time, pinned for every experiment whose page is
+# not about the CPU, so that an AVX2-only and an AVX-512 machine print the same bits. Measured:
+# ATen's vector kernels (lerp in Adam) and MKL (sgemm in Linear, vsSqrt behind torch.sqrt) give
+# other last bits per class; COMPATIBLE is MKL's one branch that is the same on every x86 CPU.
+# burn has no such switch: gemm and macerator detect the CPU themselves (see docs, flex page).
+CPU_PINS = {"ATEN_CPU_CAPABILITY": "avx2", "MKL_CBWR": "COMPATIBLE", "ONEDNN_MAX_CPU_ISA": "AVX2"}
+
+
+def _cpuinfo() -> dict:
+    info = {}
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if not line.strip():
+                    break  # the first processor is enough
+                k, _, v = line.partition(":")
+                info[k.strip()] = v.strip()
+    except OSError:
+        pass
+    return info
+
+
+def simd_level(flags: set[str], arch: str) -> str:
+    """The widest vector level the CPU offers, as burn's kernels pick it (gemm, macerator)."""
+    if arch in ("x86_64", "amd64", "i686"):
+        if {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"} <= flags:
+            return "AVX-512"
+        if {"avx2", "fma"} <= flags:
+            return "AVX2"
+        if "sse4_2" in flags:
+            return "SSE4.2"
+        return "SSE2"
+    if arch in ("aarch64", "arm64"):
+        return "NEON"
+    return "scalar"
+
+
+@lru_cache(maxsize=None)
+def cpu() -> dict:
+    """This machine's CPU: architecture, model, vendor and SIMD level (BOOK_CPU_LEVEL overrides the level, for tests)."""
+    import platform
+    info = _cpuinfo()
+    arch = platform.machine()
+    flags = set((info.get("flags") or info.get("Features") or "").split())
+    return {"arch": arch,
+            "model": info.get("model name") or info.get("CPU part") or "unknown",
+            "vendor": info.get("vendor_id") or info.get("CPU implementer") or "unknown",
+            "simd": os.environ.get("BOOK_CPU_LEVEL") or simd_level(flags, arch)}
+
+
+def cpu_env(native: bool) -> dict:
+    """Environment for a run: the pins, unless the experiment's point is the CPU."""
+    return {} if native else dict(CPU_PINS)
+
+
+@lru_cache(maxsize=None)
+def torch_capability(python: str, native: bool) -> str | None:
+    """The vector level ATen really dispatches on under these settings (torch's own answer)."""
+    env = {k: os.environ[k] for k in ("PATH", "HOME") if k in os.environ} | cpu_env(native)
+    try:
+        p = subprocess.run([python, "-I", "-c", "import torch; print(torch.backends.cpu.get_cpu_capability())"],
+                           capture_output=True, text=True, timeout=120, env=env)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return p.stdout.strip() or None if p.returncode == 0 else None

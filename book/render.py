@@ -291,6 +291,11 @@ def require(book: Book, ok, what: str) -> str:
     return ""
 
 
+def raw(book: Book, exp_id: str, path: str):
+    """A value as it is stored, for logic in a page: {% if raw(a, "provenance.cpu.simd") == "AVX2" %}."""
+    return outputs.entry(book, exp_id).field(path)
+
+
 def num(book: Book, exp_id: str, path: str):
     """The raw value, for arithmetic in a page: {{ "%.1e" | format(num(a, p) - num(b, q)) }}."""
     v = outputs.entry(book, exp_id).field(path)
@@ -395,8 +400,26 @@ def version_line(book: Book, *exp_ids: str) -> str:
     if one("python"):
         parts.append(f"Python {one('python')}")
     parts.append(one("platform"))
+    parts.append(cpu_text(book, exp_ids, [p for _, p in provs]))
     body = html.escape(" · ".join(p for p in parts if p))
     return f'<p class="version-line">版本：{body}</p>\n'
+
+
+def cpu_text(book: Book, exp_ids, provs) -> str:
+    """The CPU the outputs were made on, and what the kernels dispatched on there."""
+    models = sorted({str(m) for i in exp_ids
+                     for m in [outputs.entry(book, i).json("volatile.json").get("machine", {}).get("model")] if m})
+    native = sorted({p["cpu"]["simd"] for p in provs if p.get("cpu", {}).get("simd")})
+    pinned = [p["cpu"] for p in provs if p.get("cpu", {}).get("pins")]
+    caps = sorted({c.get("torch_capability") for c in pinned if c.get("torch_capability")})
+    bits = []
+    if native:
+        bits.append(f"SIMD {' / '.join(native)}，这一页的数随 CPU 而变")
+    if pinned:
+        bits.append("PyTorch 的 CPU 内核固定在 " + (" / ".join(caps) or "?")
+                    + "（MKL_CBWR=" + pinned[0]["pins"].get("MKL_CBWR", "?") + "）")
+    model = " / ".join(models) or "CPU 型号未记录"
+    return f"CPU {model}" + (f"（{'；'.join(bits)}）" if bits else "")
 
 
 def one_nested(provs, group, key):

@@ -16,7 +16,8 @@ from .errors import BookError
 from .paths import Book
 
 VOLATILE = {"volatile.json"}
-KEYS = {"inputs.json"}
+# hashes.json follows the other files: it changes exactly when they do.
+KEYS = {"inputs.json", "hashes.json"}
 ORDER = ["added", "removed", "outcome", "worst", "text", "inputs", "volatile"]
 TITLES = {
     "added": "新增的实验", "removed": "删掉的实验", "outcome": "结局变了", "worst": "最大误差变了",

@@ -14,11 +14,11 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
-from . import cache, contract, hardware, normalize, sources
+from . import cache, contract, faults, hardware, normalize, sources
 from .discover import Experiment, discover
 from .errors import BookError
 from .paths import Book
-from .run import Side, build_needs, lock_workspace, run_burn, run_compare_cli, run_python
+from .run import Aborted, Side, build_needs, lock_workspace, run_burn, run_compare_cli, run_python
 
 
 def load_compare(book: Book):
@@ -84,12 +84,27 @@ def _actual(side: Side, book: Book) -> dict:
     return a
 
 
-def run_experiment(exp: Experiment, book: Book) -> dict:
+def cpu_provenance(exp: Experiment, book: Book) -> dict:
+    """What the kernels dispatch on. Stable across CPU classes unless the page is about the CPU."""
+    here = hardware.cpu()
+    prov = {"arch": here["arch"]}
+    if exp.cpu:
+        # The page's point is the CPU: its outputs belong to this SIMD level.
+        prov["simd"] = here["simd"]
+    else:
+        prov["pins"] = hardware.CPU_PINS if exp.python else None
+    if exp.python:
+        prov["torch_capability"] = hardware.torch_capability(book.python, bool(exp.cpu))
+    return {k: v for k, v in prov.items() if v is not None}
+
+
+def run_experiment(exp: Experiment, book: Book, scratch_root: Path | None = None) -> dict:
     """Run both sides for real. Returns the entry's files, its outcome and volatile data."""
     files, outcome, volatile = {}, {}, {"seconds": {}}
-    provenance = {"platform": f"{platform.system().lower()}-{platform.machine()}"}
+    provenance = {"platform": f"{platform.system().lower()}-{platform.machine()}",
+                  "cpu": cpu_provenance(exp, book)}
     outputs = {}
-    with tempfile.TemporaryDirectory(prefix=f"book-{exp.id}-") as scratch:
+    with tempfile.TemporaryDirectory(prefix=f"book-{exp.id}-", dir=scratch_root) as scratch:
         scratch = Path(scratch)
         build_needs(exp, book)
         if exp.python:
@@ -147,6 +162,8 @@ def run_experiment(exp: Experiment, book: Book) -> dict:
 def _compare(exp: Experiment, book: Book, outputs: dict, files: dict) -> dict:
     c = exp.compare
     res = {"expected": c["expect"], "tol": c["tol"], "why": c["why"]}
+    if c["tols"]:
+        res["tols"] = c["tols"]
     a, b = outputs.get("python"), outputs.get("burn")
     if not isinstance(a, dict) or not isinstance(b, dict):
         res["error"] = "两侧的标准输出必须都是 JSON 对象"
@@ -157,7 +174,7 @@ def _compare(exp: Experiment, book: Book, outputs: dict, files: dict) -> dict:
     files["compare.json"] = normalize.dump_json(report)
     errors = [f"{r['field']}: {r['error']}" for r in report["fields"] if r["error"]]
     res.update(ok=report["ok"], worst=report["worst"], worst_field=report["worst_field"],
-               over=report["over"],
+               over=report["over"], structural=report["structural"],
                exit_code=code, first_error=errors[0] if errors else None)
     return res
 
@@ -193,14 +210,15 @@ def _verdict(outcome: dict) -> str:
     return ", ".join(parts)
 
 
-def _one(exp: Experiment, book: Book, current_inputs: dict) -> tuple[str, list, str, float]:
+def _one(exp: Experiment, book: Book, current_inputs: dict,
+         scratch_root: Path | None = None) -> tuple[str, list, str, float]:
     t0 = time.monotonic()
-    result = run_experiment(exp, book)
+    result = run_experiment(exp, book, scratch_root)
     problems = contract.check(exp, result["outcome"])
     files = dict(result["files"])
     files[cache.KEY_FILE] = normalize.dump_json(current_inputs)
     volatile = dict(result["volatile"], ran_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                    cores=os.cpu_count())
+                    cores=os.cpu_count(), machine=hardware.cpu())
     files["volatile.json"] = normalize.dump_json(volatile)
     if problems:
         # Never cache a broken promise: keep it aside for the author to read.
@@ -251,27 +269,38 @@ def build(book: Book, only: list[str] | None = None, jobs: int | None = None,
         jobs = jobs or os.cpu_count() or 1
         shared = [t for t in todo if not t[0].exclusive]
         alone = [t for t in todo if t[0].exclusive]
-        # Timing experiments run one at a time once the others are done, on a quiet machine.
-        for batch, workers in ((shared, jobs), *(([t], 1) for t in alone)):
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                futs = {pool.submit(_one, e, book, cur): (e, reason) for e, cur, reason in batch}
-                for fut in as_completed(futs):
-                    e, reason = futs[fut]
-                    try:
-                        exp_id, probs, verdict, secs = fut.result()
-                    except BookError as err:
-                        exp_id, probs, verdict, secs = e.id, [str(err)], "error", 0.0
-                    state = "FAILED" if probs else "ran"
-                    if probs:
-                        states[exp_id] = {"state": "failed", "reason": probs[0]}
-                    alone_mark = "（独占）" if e.exclusive else ""
-                    log(f"  {state:8} {exp_id:28} {secs:7.1f}s  {verdict}  （{reason}）{alone_mark}")
-                    problems += probs
+        with faults.guard() as scratch:
+            # Timing experiments run one at a time once the others are done, on a quiet machine.
+            for batch, workers in ((shared, jobs), *(([t], 1) for t in alone)):
+                problems += _run_batch(batch, workers, book, scratch, states, log)
     if not only:
         write_states(book, states)
     log(f"实验 {len(exps)} 个：重跑 {len(todo)}，缓存命中 {len(exps) - len(todo) - skipped}，"
         + (f"缺硬件跳过 {skipped}，" if skipped else "") +
         f"契约失败 {len(problems)}；用时 {time.monotonic() - t0:.1f}s")
+    return problems
+
+
+def _run_batch(batch, workers, book, scratch, states, log) -> list[str]:
+    problems = []
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        futs = {pool.submit(_one, e, book, cur, scratch): (e, reason) for e, cur, reason in batch}
+        for fut in as_completed(futs):
+            e, reason = futs[fut]
+            try:
+                exp_id, probs, verdict, secs = fut.result()
+            except BookError as err:
+                exp_id, probs, verdict, secs = e.id, [str(err)], "error", 0.0
+            state = "FAILED" if probs else "ran"
+            if probs:
+                states[exp_id] = {"state": "failed", "reason": probs[0]}
+            alone_mark = "（独占）" if e.exclusive else ""
+            log(f"  {state:8} {exp_id:28} {secs:7.1f}s  {verdict}  （{reason}）{alone_mark}")
+            problems += probs
+    finally:
+        # On an interrupt: queued runs never start, running ones end with their children.
+        pool.shutdown(wait=True, cancel_futures=True)
     return problems
 
 
@@ -288,23 +317,40 @@ def write_states(book: Book, states: dict):
 
 
 def check(book: Book, log=print) -> list[str]:
-    """Without running anything: every committed entry is fresh and keeps its contract."""
+    """Without running anything: every committed entry is whole, fresh and keeps its contract.
+
+    Every problem of every entry is reported, each naming the experiment and the file.
+    """
     problems = []
+    here = hardware.cpu()["simd"]
     for e in discover(book):
-        reason = cache.stale_reason(e, book)
+        d = cache.entry_dir(book, e.id)
+        where = f"实验 {e.id}" + (f"（页面 {e.page}）" if e.page else "")
         lack = hardware.missing(e.requires)
+        if not d.is_dir():
+            if lack:
+                log(f"注意：实验 {e.id} 需要 {'、'.join(lack)}，本机没有，不算失败：还没有在有它的机器上跑过")
+            else:
+                problems.append(f"{where}：没有缓存 build_outputs/{e.id}；运行 make site 生成")
+            continue
+        damage = cache.verify_entry(d)
+        if damage:
+            problems += [f"{where}：build_outputs/{e.id} 损坏：{x}" for x in damage]
+            continue
+        outcome = json.loads((d / "outcome.json").read_text("utf-8"))
+        reason = cache.stale_reason(e, book)
         if reason and lack:
-            have = cache.entry_dir(book, e.id).is_dir()
-            log(f"注意：实验 {e.id} 需要 {'、'.join(lack)}，本机没有，不算失败："
-                + (f"缓存{reason}" if have else "还没有在有它的机器上跑过"))
-            if have:
-                problems += contract.recheck(e, json.loads(
-                    (cache.entry_dir(book, e.id) / "outcome.json").read_text("utf-8")))
+            log(f"注意：实验 {e.id} 需要 {'、'.join(lack)}，本机没有，不算失败：缓存{reason}")
+            problems += contract.recheck(e, outcome)
             continue
         if reason:
-            problems.append(f"实验 {e.id}：build_outputs/{e.id} 过期（{reason}）；运行 make site 重新生成")
+            problems.append(f"{where}：build_outputs/{e.id} 过期（{reason}）；运行 make site 重新生成")
             continue
-        outcome = json.loads((cache.entry_dir(book, e.id) / "outcome.json").read_text("utf-8"))
+        made_on = json.loads((d / "provenance.json").read_text("utf-8")).get("cpu", {}).get("simd")
+        if e.cpu and made_on and made_on != here:
+            # Not stale: on this machine a rerun would give other last bits in e.cpu, by design.
+            log(f"注意：实验 {e.id} 的输出是在 {made_on} 的 CPU 上生成的，本机是 {here}；"
+                f"它声明随 CPU 变化的字段（{', '.join(e.cpu)}）在这里重跑会有不同的末位，缓存照用")
         problems += contract.check(e, outcome)
     return problems
 
@@ -317,8 +363,9 @@ def main(argv=None):
     ap.add_argument("--force", action="store_true", help="忽略缓存，重跑")
     ap.add_argument("--wait", action="store_true", help="另一个构建持有锁时等待，而不是退出")
     ap.add_argument("-j", "--jobs", type=int)
+    ap.add_argument("--root", help=argparse.SUPPRESS)  # tests: a scratch project
     args = ap.parse_intermixed_args(argv)
-    book = Book()
+    book = Book(args.root) if args.root else Book()
     try:
         if args.command == "build":
             problems = build(book, args.ids or None, args.jobs, force=args.force, wait=args.wait)
@@ -329,6 +376,10 @@ def main(argv=None):
     except BookError as e:
         print(f"错误：{e}", file=sys.stderr)
         return 2
+    except (KeyboardInterrupt, Aborted) as e:
+        # faults.guard has killed the children and removed the scratch folder by now.
+        print(f"构建被中断（{e or '信号'}）：正在跑的实验都已停下，没有写入任何半成品的缓存", file=sys.stderr)
+        return 130
     for p in problems:
         print(f"错误：{p}", file=sys.stderr)
     return 1 if problems else 0

@@ -200,7 +200,7 @@ def test_write_entry_replaces_the_whole_entry(bare):
     cache.write_entry(bare, "e", {"a.txt": "1\n", "b.txt": "2\n"})
     cache.write_entry(bare, "e", {"a.txt": "3\n"})
     d = bare.outputs / "e"
-    assert sorted(p.name for p in d.iterdir()) == ["a.txt"]
+    assert sorted(p.name for p in d.iterdir()) == ["a.txt", "hashes.json"]
     assert (d / "a.txt").read_text(encoding="utf-8") == "3\n"
     assert sorted(p.name for p in bare.outputs.iterdir()) == ["e"]  # no .tmp-* or .old-* left
 
@@ -209,6 +209,7 @@ def test_write_entry_to_another_destination(bare):
     dest = bare.outputs / ".failed" / "e"
     cache.write_entry(bare, "e", {"a.txt": "x"}, dest)
     assert (dest / "a.txt").read_text(encoding="utf-8") == "x"
+    assert cache.verify_entry(dest) == [f"缺少 {cache.VOLATILE_FILE}"]  # sealed, but no run wrote it
     assert not (bare.outputs / "e").exists()
     assert sorted(p.name for p in dest.parent.iterdir()) == ["e"]
 
