@@ -4,7 +4,7 @@ PY    := .venv/bin/python
 export NO_MKDOCS_2_WARNING := 1
 VENDOR := docs/assets/vendor/mermaid.min.js
 
-.PHONY: site test serve check outputs setup bench clean diff review drift
+.PHONY: site test serve check outputs setup bench clean diff review drift reproduce
 
 ## make site：准备环境，重跑输入变了的实验，构建 site/
 site: setup
@@ -39,6 +39,11 @@ diff review: .venv/.stamp
 ##   报告写到 drift/<标签>.json（附录页渲染它）。已提交的缓存和 Cargo.lock 不动。
 drift: setup
 	$(PY) -m book.drift $(if $(BURN),--burn $(BURN)) $(if $(TORCH),--torch $(TORCH)) $(if $(HARDWARE),--hardware)
+
+## make reproduce [IDS="a1-train-step flex-matmul"]：把实验（默认全部，除 requires: 的）强制重跑到临时缓存，
+##   和提交的 build_outputs/ 比：逐字节；声明了 cpu: 的字段在另一类 CPU 上按比较的容差。不改提交的缓存。
+reproduce: setup
+	$(PY) -m book.reproduce $(IDS)
 
 outputs: setup
 	$(PY) -m book.runner build

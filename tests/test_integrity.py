@@ -82,3 +82,25 @@ def test_build_reruns_a_damaged_entry_and_says_why(project):
     assert "缓存损坏" in line and "缺少 outcome.json" in line
     assert cache.verify_entry(project.outputs / "r1") == []
     assert runner.check(project, log=lambda s: None) == []
+
+
+def test_check_names_entries_made_on_another_cpu_class(tmp_path, monkeypatch):
+    from book import hardware
+    root = make_workspace(tmp_path / "proj", crates=("helper",))
+    manifest(root, "c1", "python:\n  script: ok.py\ncpu: [python.x]\n")
+    manifest(root, "c2", "python:\n  script: ok.py\n")
+    book = scratch_book(root)
+    assert runner.build(book, log=lambda s: None) == []
+    prov = json.loads((book.outputs / "c1" / "provenance.json").read_text())
+    assert prov["cpu"]["simd"] == hardware.cpu()["simd"] and "pins" not in prov["cpu"]
+    pinned = json.loads((book.outputs / "c2" / "provenance.json").read_text())["cpu"]
+    assert pinned["pins"] == hardware.CPU_PINS and "simd" not in pinned
+    monkeypatch.setenv("BOOK_CPU_LEVEL", "SOME-OTHER-LEVEL")
+    hardware.cpu.cache_clear()
+    try:
+        notes = []
+        assert runner.check(book, log=notes.append) == []  # not stale, nothing rerun
+        (note,) = notes
+        assert "c1" in note and prov["cpu"]["simd"] in note and "SOME-OTHER-LEVEL" in note
+    finally:
+        hardware.cpu.cache_clear()
