@@ -35,22 +35,25 @@ def exp(cpu):
                       compare={"tol": 1e-4, "tols": {}, "fields": None, "why": "", "expect": "match"})
 
 
-BASE = {"sum": 0.2500, "n": 3}
+BASE = {"sum": 0.2500, "n": 3, "fnv": 5}
 
 
 @pytest.mark.parametrize("burn, cpu, simd, stderr, ok, want", [
     # Same class: bytes, even for declared fields.
-    ({"sum": 0.25001, "n": 3}, ["burn.sum"], "AVX-512", "warn\n", True, "burn.json"),
+    ({"sum": 0.25001, "n": 3, "fnv": 5}, ["burn.sum"], "AVX-512", "warn\n", True, "burn.json"),
     # Another class: declared fields within tolerance hold...
-    ({"sum": 0.25003, "n": 3}, ["burn.sum"], "AVX2", "warn\n", True, None),
+    ({"sum": 0.25003, "n": 3, "fnv": 5}, ["burn.sum"], "AVX2", "warn\n", True, None),
     # ...outside it do not,
-    ({"sum": 0.2502, "n": 3}, ["burn.sum"], "AVX2", "warn\n", True, "超出容差"),
+    ({"sum": 0.2502, "n": 3, "fnv": 5}, ["burn.sum"], "AVX2", "warn\n", True, "超出容差"),
     # nor does any undeclared field, nor a text, nor a verdict.
-    ({"sum": 0.25003, "n": 4}, ["burn.sum"], "AVX2", "warn\n", True, "cpu: 以外的字段变了：n"),
-    ({"sum": 0.25003, "n": 3}, ["burn.sum"], "AVX2", "other\n", True, "burn.stderr.txt"),
-    ({"sum": 0.25003, "n": 3}, ["burn.sum"], "AVX2", "warn\n", False, "比较的结论变了"),
+    ({"sum": 0.25003, "n": 4, "fnv": 5}, ["burn.sum"], "AVX2", "warn\n", True, "cpu: 以外的字段变了：n"),
+    ({"sum": 0.25003, "n": 3, "fnv": 5}, ["burn.sum"], "AVX2", "other\n", True, "burn.stderr.txt"),
+    ({"sum": 0.25003, "n": 3, "fnv": 5}, ["burn.sum"], "AVX2", "warn\n", False, "比较的结论变了"),
+    # A declared hash of the bits may differ outright; an undeclared one may not.
+    ({"sum": 0.25003, "n": 3, "fnv": 7}, ["burn.sum", "burn.fnv"], "AVX2", "warn\n", True, None),
+    ({"sum": 0.25003, "n": 3, "fnv": 7}, ["burn.sum"], "AVX2", "warn\n", True, "fnv"),
     # Without cpu: the class does not matter: bytes.
-    ({"sum": 0.25003, "n": 3}, [], "AVX2", "warn\n", True, "burn.json"),
+    ({"sum": 0.25003, "n": 3, "fnv": 5}, [], "AVX2", "warn\n", True, "burn.json"),
 ])
 def test_differences(tmp_path, burn, cpu, simd, stderr, ok, want):
     old = entry(tmp_path / "old", "AVX-512", BASE)
