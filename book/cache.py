@@ -138,7 +138,7 @@ def inputs(exp: Experiment, book: Book) -> dict:
     tools = dict(toolchain(book.python), engine=ENGINE_VERSION)
     if not exp.burn and not exp.needs:
         tools.pop("rustc"), tools.pop("cargo")
-    if exp.python and not exp.cpu:
+    if exp.python and exp.pins:
         tools["cpu_pins"] = hardware.CPU_PINS
     key = sha(json.dumps([files, tools], sort_keys=True).encode())
     return {"key": key, "files": files, "toolchain": tools}

@@ -13,7 +13,7 @@ from .paths import Book
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RUSTC_CODE_RE = re.compile(r"^E\d{4}$")
 TOP_KEYS = {"id", "page", "about", "timeout", "python", "burn", "compare", "mutation",
-            "volatile", "exclusive", "needs", "requires", "cpu"}
+            "volatile", "exclusive", "needs", "requires", "cpu", "pins"}
 CPU_HEADS = ("python.", "burn.")
 PY_KEYS = {"script", "expect"}
 BURN_KEYS = {"crate", "profile", "features", "expect"}
@@ -37,9 +37,11 @@ class Experiment:
     exclusive: bool = False  # timings: run alone, after the others
     needs: list = field(default_factory=list)  # other crates whose release binaries it runs
     requires: list = field(default_factory=list)  # hardware: runs only where present
-    # Output fields that depend on the CPU ("burn.sum"): the page is about the CPU, so both
-    # sides run unpinned, and on another CPU class these fields are compared within tolerance.
+    # Output fields that depend on the CPU ("burn.sum"): on another CPU class (vendor and SIMD
+    # level) they are compared within tolerance, not by bytes.
     cpu: list = field(default_factory=list)
+    # PyTorch runs with hardware.CPU_PINS unless the page is about the CPU itself (pins: false).
+    pins: bool = True
 
     @property
     def script(self) -> Path | None:
@@ -194,11 +196,16 @@ def load(path: Path, book: Book) -> Experiment:
     cpu = data.get("cpu") or []
     if not isinstance(cpu, list) or not all(isinstance(c, str) and c.startswith(CPU_HEADS) for c in cpu):
         _fail(path, f"cpu 必须是以 python. 或 burn. 开头的输出字段路径的列表（如 burn.sum），得到 {cpu!r}")
+    pins = data.get("pins", True)
+    if not isinstance(pins, bool):
+        _fail(path, f"pins 必须是 true 或 false，得到 {pins!r}")
+    if not pins and not cpu:
+        _fail(path, "pins: false 的实验讲的就是 CPU：用 cpu: 列出随 CPU 变化的输出字段")
     exclusive = data.get("exclusive", False)
     if not isinstance(exclusive, bool):
         _fail(path, f"exclusive 必须是 true 或 false，得到 {exclusive!r}")
     return Experiment(id=exp_id, manifest=path, page=data.get("page"), exclusive=exclusive,
-                      needs=needs, requires=requires, cpu=cpu,
+                      needs=needs, requires=requires, cpu=cpu, pins=pins,
                       about=str(data.get("about", "")), timeout=float(timeout),
                       python=python, burn=burn, compare=compare, mutation=mutation,
                       volatile=volatile)

@@ -100,7 +100,7 @@ def simd_level(flags: set[str], arch: str) -> str:
 
 @lru_cache(maxsize=None)
 def cpu() -> dict:
-    """This machine's CPU: architecture, model, vendor and SIMD level (BOOK_CPU_LEVEL overrides the level, for tests)."""
+    """This machine's CPU: architecture, model, vendor, SIMD level (BOOK_CPU_LEVEL overrides it, for tests)."""
     import platform
     info = _cpuinfo()
     arch = platform.machine()
@@ -109,6 +109,11 @@ def cpu() -> dict:
             "model": info.get("model name") or info.get("CPU part") or "unknown",
             "vendor": info.get("vendor_id") or info.get("CPU implementer") or "unknown",
             "simd": os.environ.get("BOOK_CPU_LEVEL") or simd_level(flags, arch)}
+
+
+def cpu_class(c: dict) -> str | None:
+    """"AuthenticAMD AVX2": what a cpu: field's last bits follow (MKL dispatches on the vendor)."""
+    return f"{c['vendor']} {c['simd']}" if c.get("vendor") and c.get("simd") else None
 
 
 def cpu_env(native: bool) -> dict:

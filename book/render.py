@@ -409,12 +409,13 @@ def cpu_text(book: Book, exp_ids, provs) -> str:
     """The CPU the outputs were made on, and what the kernels dispatched on there."""
     models = sorted({str(m) for i in exp_ids
                      for m in [outputs.entry(book, i).json("volatile.json").get("machine", {}).get("model")] if m})
-    native = sorted({p["cpu"]["simd"] for p in provs if p.get("cpu", {}).get("simd")})
-    pinned = [p["cpu"] for p in provs if p.get("cpu", {}).get("pins")]
+    cpus = [p.get("cpu", {}) for p in provs]
+    classes = sorted({c["simd"] for c in cpus if c.get("simd")})
+    pinned = [c for c in cpus if c.get("pins")]
     caps = sorted({c.get("torch_capability") for c in pinned if c.get("torch_capability")})
     bits = []
-    if native:
-        bits.append(f"SIMD {' / '.join(native)}，这一页的数随 CPU 而变")
+    if classes:
+        bits.append(f"SIMD {' / '.join(classes)}，有的数随 CPU 而变")
     if pinned:
         bits.append("PyTorch 的 CPU 内核固定在 " + (" / ".join(caps) or "?")
                     + "（MKL_CBWR=" + pinned[0]["pins"].get("MKL_CBWR", "?") + "）")

@@ -3,7 +3,7 @@
     python -m book.reproduce [ID ...]     (make reproduce IDS="a b")
 
 Byte for byte, except where the manifest says so: an experiment with `cpu:` fields, rerun on
-a CPU of another SIMD level than the one that made its entry, must keep its outcomes, every
+a CPU of another class (vendor and SIMD level) than the one that made its entry, must keep its outcomes, every
 other field and every text exactly, and its `cpu:` float fields within the comparison's
 tolerance (a declared hash or flag may differ).
 volatile.json (timings) is never compared.
@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import runner
+from . import hardware, runner
 from .discover import Experiment, discover
 from .errors import BookError
 from .paths import Book
@@ -29,7 +29,7 @@ def _json(p: Path):
 
 
 def _cpu_class(d: Path) -> str | None:
-    return _json(d / "provenance.json").get("cpu", {}).get("simd")
+    return hardware.cpu_class(_json(d / "provenance.json").get("cpu", {}))
 
 
 def _under(path: str, prefixes: list[str]) -> bool:
@@ -94,7 +94,7 @@ def _across_classes(exp, book, committed, fresh, made_on, here) -> list[str]:
         elif n == "provenance.json":
             pa, pb = _json(committed / n), _json(fresh / n)
             for prov in (pa, pb):  # what the CPU offers, and what torch then dispatches on
-                for k in ("simd", "torch_capability"):
+                for k in ("vendor", "simd", "torch_capability"):
                     prov.get("cpu", {}).pop(k, None)
             if pa != pb:
                 problems.append(f"{where}：provenance.json 除 CPU 以外变了")

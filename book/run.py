@@ -168,7 +168,7 @@ def build_needs(exp: Experiment, book: Book):
 
 def python_env(exp: Experiment, book: Book) -> dict:
     """PyTorch runs with the CPU pins, unless the experiment's point is the CPU."""
-    return base_env(book) | hardware.cpu_env(bool(exp.cpu))
+    return base_env(book) | hardware.cpu_env(native=not exp.pins)
 
 
 def run_python(exp: Experiment, book: Book, scratch: Path) -> Side:

@@ -85,17 +85,17 @@ def _actual(side: Side, book: Book) -> dict:
 
 
 def cpu_provenance(exp: Experiment, book: Book) -> dict:
-    """What the kernels dispatch on. Stable across CPU classes unless the page is about the CPU."""
+    """What the kernels dispatch on. Stable across CPU classes unless the manifest lists cpu: fields."""
     here = hardware.cpu()
     prov = {"arch": here["arch"]}
     if exp.cpu:
-        # The page's point is the CPU: its outputs belong to this SIMD level.
-        prov["simd"] = here["simd"]
-    else:
-        prov["pins"] = hardware.CPU_PINS if exp.python else None
+        # These outputs belong to the CPU's class: its vendor (MKL dispatches on it) and SIMD level.
+        prov.update(vendor=here["vendor"], simd=here["simd"])
+    if exp.python and exp.pins:
+        prov["pins"] = hardware.CPU_PINS
     if exp.python:
-        prov["torch_capability"] = hardware.torch_capability(book.python, bool(exp.cpu))
-    return {k: v for k, v in prov.items() if v is not None}
+        prov["torch_capability"] = hardware.torch_capability(book.python, not exp.pins)
+    return prov
 
 
 def run_experiment(exp: Experiment, book: Book, scratch_root: Path | None = None) -> dict:
@@ -322,7 +322,7 @@ def check(book: Book, log=print) -> list[str]:
     Every problem of every entry is reported, each naming the experiment and the file.
     """
     problems = []
-    here = hardware.cpu()["simd"]
+    here = hardware.cpu()
     for e in discover(book):
         d = cache.entry_dir(book, e.id)
         where = f"实验 {e.id}" + (f"（页面 {e.page}）" if e.page else "")
@@ -346,10 +346,10 @@ def check(book: Book, log=print) -> list[str]:
         if reason:
             problems.append(f"{where}：build_outputs/{e.id} 过期（{reason}）；运行 make site 重新生成")
             continue
-        made_on = json.loads((d / "provenance.json").read_text("utf-8")).get("cpu", {}).get("simd")
-        if e.cpu and made_on and made_on != here:
+        made_on = hardware.cpu_class(json.loads((d / "provenance.json").read_text("utf-8")).get("cpu", {}))
+        if e.cpu and made_on and made_on != hardware.cpu_class(here):
             # Not stale: on this machine a rerun would give other last bits in e.cpu, by design.
-            log(f"注意：实验 {e.id} 的输出是在 {made_on} 的 CPU 上生成的，本机是 {here}；"
+            log(f"注意：实验 {e.id} 的输出是在 {made_on} 的 CPU 上生成的，本机是 {hardware.cpu_class(here)}；"
                 f"它声明随 CPU 变化的字段（{', '.join(e.cpu)}）在这里重跑会有不同的末位，缓存照用")
         problems += contract.check(e, outcome)
     return problems

@@ -87,12 +87,13 @@ def test_build_reruns_a_damaged_entry_and_says_why(project):
 def test_check_names_entries_made_on_another_cpu_class(tmp_path, monkeypatch):
     from book import hardware
     root = make_workspace(tmp_path / "proj", crates=("helper",))
-    manifest(root, "c1", "python:\n  script: ok.py\ncpu: [python.x]\n")
+    manifest(root, "c1", "python:\n  script: ok.py\ncpu: [python.x]\npins: false\n")
     manifest(root, "c2", "python:\n  script: ok.py\n")
     book = scratch_book(root)
     assert runner.build(book, log=lambda s: None) == []
     prov = json.loads((book.outputs / "c1" / "provenance.json").read_text())
     assert prov["cpu"]["simd"] == hardware.cpu()["simd"] and "pins" not in prov["cpu"]
+    assert prov["cpu"]["vendor"] == hardware.cpu()["vendor"]
     pinned = json.loads((book.outputs / "c2" / "provenance.json").read_text())["cpu"]
     assert pinned["pins"] == hardware.CPU_PINS and "simd" not in pinned
     monkeypatch.setenv("BOOK_CPU_LEVEL", "SOME-OTHER-LEVEL")

@@ -16,7 +16,7 @@ def entry(d, simd, burn, stderr="warn\n", ok=True):
     files = {
         "burn.json": burn,
         "python.json": {"sum": 0.25, "n": 3},
-        "provenance.json": {"burn": "0.22.1", "cpu": {"arch": "x86_64", "simd": simd,
+        "provenance.json": {"burn": "0.22.1", "cpu": {"arch": "x86_64", "vendor": "GenuineIntel", "simd": simd,
                                                       "torch_capability": simd.replace("-", "")}},
         "outcome.json": {"burn": {"actual": {"status": "ok"}}, "python": {"actual": {"status": "ok"}},
                          "compare": {"ok": ok}},
