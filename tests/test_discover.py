@@ -102,6 +102,9 @@ BAD = {
     "mutation index not an integer": (GOOD + "mutation:\n  field: x\n  index: first\n",
                                       "mutation.index"),
     "exclusive not a boolean": (GOOD + "exclusive: yes please\n", "exclusive"),
+    "cpu field without a side": (GOOD + "cpu: [sum]\n", "python. 或 burn."),
+    "pins off without cpu fields": (GOOD + "pins: false\n", "cpu:"),
+    "pins not a boolean": (GOOD + "cpu: [burn.sum]\npins: off please\n", "pins"),
     "tols not a mapping of numbers": (GOOD.replace("  tol: 1.0e-6\n", "  tol: 1.0e-6\n  tols: {x: big}\n"),
                                       "compare.tols"),
 }
