@@ -407,8 +407,9 @@ def version_line(book: Book, *exp_ids: str) -> str:
 
 def cpu_text(book: Book, exp_ids, provs) -> str:
     """The CPU the outputs were made on, and what the kernels dispatched on there."""
-    models = sorted({str(m) for i in exp_ids
-                     for m in [outputs.entry(book, i).json("volatile.json").get("machine", {}).get("model")] if m})
+    entries = [outputs.entry(book, i) for i in exp_ids]
+    models = sorted({str(m) for e in entries if e.has("volatile.json")
+                     for m in [e.json("volatile.json").get("machine", {}).get("model")] if m})
     cpus = [p.get("cpu", {}) for p in provs]
     classes = sorted({c["simd"] for c in cpus if c.get("simd")})
     pinned = [c for c in cpus if c.get("pins")]

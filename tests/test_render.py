@@ -23,7 +23,10 @@ PROVENANCE = {
     "flex_features": ["std"], "numpy": "2.4.6", "platform": "linux-x86_64",
     "profile": "release", "python": "3.11.7", "rustc": "1.95.0 (59807616e 2026-04-14)",
     "torch": "2.15.0",
+    "cpu": {"arch": "x86_64", "pins": {"ATEN_CPU_CAPABILITY": "avx2", "MKL_CBWR": "COMPATIBLE"},
+            "torch_capability": "AVX2"},
 }
+VOLATILE = {"machine": {"model": "Test CPU 9000", "simd": "AVX-512"}, "ran_at": "t"}
 
 
 def entry(book, exp_id, files):
@@ -38,7 +41,7 @@ def book(tmp_path):
     report = cmp.compare(PY, BURN, 1e-6)
     mutated = dict(PY, x=1.001)
     entry(b, "demo", {
-        "python.json": PY, "burn.json": BURN, "provenance.json": PROVENANCE,
+        "python.json": PY, "burn.json": BURN, "provenance.json": PROVENANCE, "volatile.json": VOLATILE,
         "compare.json": report, "compare.txt": cmp.format_report(report),
         "mutation.txt": cmp.format_report(cmp.compare(mutated, BURN, 1e-6)),
         "outcome.json": {
@@ -54,7 +57,8 @@ def book(tmp_path):
     entry(b, "crash", {
         "python.stderr.txt": "Traceback (most recent call last):\nValueError: bad\n",
         "burn.stderr.txt": "\nthread 'main' panicked at src/main.rs:2:5:\nboom\n",
-        "provenance.json": dict(PROVENANCE, features_requested=["default", "flex"]),
+        "provenance.json": dict(PROVENANCE, features_requested=["default", "flex"],
+                                cpu={"arch": "x86_64", "vendor": "GenuineIntel", "simd": "AVX-512"}),
         "outcome.json": {
             "python": {"expected": OK, "actual": {"status": "exception", "exception": "ValueError"}},
             "burn": {"expected": OK, "actual": {"status": "panic", "panic": "boom"}},
@@ -288,7 +292,10 @@ def test_version_line(book):
     line = render.version_line(book, "demo", "crash")
     assert line.startswith('<p class="version-line">版本：PyTorch 2.15.0（CPU）')
     assert "burn 0.22.1（Device::flex()，release；features [flex, std] 或 [default, flex]）" in line
-    assert "rustc 1.95.0 · Python 3.11.7 · linux-x86_64</p>" in line
+    assert "rustc 1.95.0 · Python 3.11.7 · linux-x86_64 · CPU Test CPU 9000（" in line
+    # One entry has cpu: fields (its SIMD level), the other runs PyTorch pinned.
+    assert "SIMD AVX-512，有的数随 CPU 而变" in line
+    assert "PyTorch 的 CPU 内核固定在 AVX2（MKL_CBWR=COMPATIBLE）" in line
     with pytest.raises(BookError):
         render.version_line(book)
 
