@@ -45,6 +45,11 @@ def _provenance(prov: dict) -> str:
             parts.append(f"{extra.replace('_', '-')} {prov[extra]['version']}")
     for req, info in (prov.get("hardware") or {}).items():
         parts.append(f"{req}: {', '.join(info.get('icd') or []) or info.get('gpu') or '?'}")
+    cpu = prov.get("cpu") or {}
+    if cpu.get("simd"):
+        parts.append(f"CPU {cpu.get('vendor', '?')} {cpu['simd']}（输出随 CPU 变）")
+    elif cpu.get("pins"):
+        parts.append(f"torch 内核 {cpu.get('torch_capability', '?')}（固定）")
     return cell("；".join(parts))
 
 
