@@ -57,16 +57,21 @@ optim = torch.optim.SGD(model.parameters(), lr=0.1)
 
 logits = forward(x)
 # endregion: step
-logits.retain_grad()  # for fc2_weight_terms below
+logits.retain_grad()  # for the *_weight_terms below
 # region: step
 loss = loss_fn(logits, y)
 loss.backward()
 grads = {name: nums(p.grad) for name, p in model.named_parameters()}
 # endregion: step
-# Each sample's share of grads.fc2.weight, dL/dlogits[b, o] · hidden[b, j], taken before
-# the update. The page explains the ulp count with them; burn has no such field.
+# Each sample's share of the weight gradients, taken before the update: for fc2,
+# dL/dlogits[b, o] · hidden[b, j]; for fc1, dL/dpre[b, j] · x[b, i], where dL/dpre is
+# dL/dlogits · W2 where the ReLU passed. The page explains the ulp count with them;
+# burn has no such fields.
 with torch.no_grad():
     terms = torch.einsum("bo,bj->boj", logits.grad, hidden(x))
+    pre = model.fc1(x)
+    g_pre = (logits.grad @ model.fc2.weight) * (pre > 0)
+    terms1 = torch.einsum("bj,bi->bji", g_pre, x)
 # region: step
 optim.step()
 with torch.no_grad():
@@ -74,6 +79,7 @@ with torch.no_grad():
 # endregion: step
 
 print(json.dumps({
+    "fc1_weight_terms": [nums(t) for t in terms1],
     "fc2_weight_terms": [nums(t) for t in terms],
     "logits": nums(logits),
     "loss": nums(loss),
