@@ -269,10 +269,11 @@ def build(book: Book, only: list[str] | None = None, jobs: int | None = None,
         jobs = jobs or os.cpu_count() or 1
         shared = [t for t in todo if not t[0].exclusive]
         alone = [t for t in todo if t[0].exclusive]
-        with faults.guard() as scratch:
-            # Timing experiments run one at a time once the others are done, on a quiet machine.
-            for batch, workers in ((shared, jobs), *(([t], 1) for t in alone)):
-                problems += _run_batch(batch, workers, book, scratch, states, log)
+        if todo:  # a no-op build starts no watcher
+            with faults.guard() as scratch:
+                # Timing experiments run one at a time once the others are done, on a quiet machine.
+                for batch, workers in ((shared, jobs), *(([t], 1) for t in alone)):
+                    problems += _run_batch(batch, workers, book, scratch, states, log)
     if not only:
         write_states(book, states)
     log(f"实验 {len(exps)} 个：重跑 {len(todo)}，缓存命中 {len(exps) - len(todo) - skipped}，"
