@@ -10,6 +10,9 @@ from .errors import BookError
 from .paths import Book
 
 REPO = "https://github.com/tracel-ai/burn"
+# Crates of burn's family published from repositories of their own: linked at the commit
+# their package was made from (.cargo_vcs_info.json), at the version Cargo.lock resolved.
+COMPANIONS = {"burn-onnx": "https://github.com/tracel-ai/burn-onnx"}
 ITEM_KINDS = r"(?:fn|struct|enum|trait|type|const|static|mod|union|macro_rules!)"
 
 
@@ -146,6 +149,22 @@ def find_symbol(lines: list[str], symbol: str, is_toml: bool) -> tuple[int, int]
 
 
 @lru_cache(maxsize=None)
+def locked_version(cargo_lock: Path, crate: str) -> str:
+    lock = tomllib.loads(Path(cargo_lock).read_text(encoding="utf-8"))
+    versions = {p["version"] for p in lock.get("package", []) if p["name"] == crate}
+    if len(versions) != 1:
+        raise BookError(f"Cargo.lock 里 {crate} 的版本应当恰好一个，得到 {sorted(versions)}")
+    return versions.pop()
+
+
+def vcs_commit(d: Path) -> str:
+    try:
+        return json.loads((d / ".cargo_vcs_info.json").read_text(encoding="utf-8"))["git"]["sha1"]
+    except (OSError, ValueError, KeyError):
+        raise BookError(f"{d} 的 .cargo_vcs_info.json 里没有提交号，无法链接") from None
+
+
+@lru_cache(maxsize=None)
 def resolve(path: str, symbol: str, version: str) -> dict:
     """path is "<crate>/<file in the crate>", e.g. "burn-flex/src/ops/reduce.rs"."""
     crate, _, rel = path.partition("/")
@@ -163,11 +182,16 @@ def resolve(path: str, symbol: str, version: str) -> dict:
         raise BookError(f"burn {version} 的 {path} 里找不到符号 {symbol!r}")
     a, b = span
     repo_path = f"{path_in_vcs(d)}/{rel}"
+    base = (f"{COMPANIONS[crate]}/blob/{vcs_commit(d)}" if crate in COMPANIONS
+            else f"{REPO}/blob/v{version}")
     return {
-        "url": f"{REPO}/blob/v{version}/{repo_path}#L{a}-L{b}",
+        "url": f"{base}/{repo_path}#L{a}-L{b}",
         "repo_path": repo_path, "start": a, "end": b,
     }
 
 
 def link(book: Book, path: str, symbol: str) -> dict:
-    return resolve(path, symbol, burn_version(book.cargo_lock))
+    crate = path.partition("/")[0]
+    version = (locked_version(book.cargo_lock, crate) if crate in COMPANIONS
+               else burn_version(book.cargo_lock))
+    return resolve(path, symbol, version)

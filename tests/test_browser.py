@@ -42,6 +42,8 @@ QUERIES = {
 # is 3.5 MB, so the budget would catch it even without the explicit check.
 PLAIN_PAGE_BUDGET = 2_000_000
 BURN_LINK = re.compile(r"https://github\.com/tracel-ai/burn/blob/v([^/]+)/([^#]+)#L(\d+)-L(\d+)")
+# burn-onnx lives in its own repository: linked at the commit its package was made from.
+ONNX_LINK = re.compile(r"https://github\.com/tracel-ai/burn-onnx/blob/([0-9a-f]{40})/crates/burn-onnx/([^#]+)#L(\d+)-L(\d+)")
 # Elements the Markdown of this book may produce inside .md-content (SVG subtrees aside).
 # An output rendered as HTML shows up as anything else: <module>, <date>, <tensor>, <script>.
 CONTENT_TAGS = {
@@ -610,6 +612,20 @@ def burn_file(repo_path: str, version: str) -> Path | None:
     return None
 
 
+def onnx_problem(m) -> str | None:
+    """A burn-onnx link must name the commit of the locked package and lines inside its file."""
+    sha, rel, a, b = m.groups()
+    d = sources.crate_dir("burn-onnx", sources.locked_version(REPO / "Cargo.lock", "burn-onnx"))
+    if sha != sources.vcs_commit(d):
+        return f"commit {sha} is not the one burn-onnx's package was made from"
+    f = d / rel
+    if not f.is_file():
+        return f"no {rel} in cargo's copy of burn-onnx"
+    if not 1 <= int(a) <= int(b) <= len(f.read_text(encoding="utf-8").splitlines()):
+        return f"lines {a}-{b} outside {rel}"
+    return None
+
+
 def link_problems(site: Path, static_pages: dict[str, str], version: str):
     """(problems, burn links) over every page: hrefs/srcs into the site must hit a file
     (and an id, for #anchors); outside the site only burn's source at the tag, within the file."""
@@ -620,8 +636,13 @@ def link_problems(site: Path, static_pages: dict[str, str], version: str):
             parts = urlsplit(ref)
             if parts.scheme in ("http", "https") or ref.startswith("//"):
                 m = BURN_LINK.fullmatch(ref)
+                o = ONNX_LINK.fullmatch(ref)
                 if m and m.group(1) == version:
                     burn_links.add(ref)
+                elif o and onnx_problem(o) is None:
+                    pass
+                elif o:
+                    broken.append(f"{page}: {ref}: {onnx_problem(o)}")
                 else:
                     foreign.setdefault(ref, set()).add(page)
                 continue
@@ -780,3 +801,12 @@ def test_page_with_diagrams_loads_mermaid(browser, base_url):
     mermaid = [n for u, n in w["by_url"].items() if u.endswith("/assets/vendor/mermaid.min.js")]
     assert mermaid and mermaid[0] > 1_000_000, "no vendored mermaid.min.js downloaded"
     assert w["outside"] == []
+
+
+def test_onnx_links_are_checked_against_the_locked_package():
+    d = sources.crate_dir("burn-onnx", sources.locked_version(REPO / "Cargo.lock", "burn-onnx"))
+    sha = sources.vcs_commit(d)
+    base = "https://github.com/tracel-ai/burn-onnx/blob/{}/crates/burn-onnx/src/import/model_gen.rs#L{}-L{}"
+    assert onnx_problem(ONNX_LINK.fullmatch(base.format(sha, 17, 38))) is None
+    assert "commit" in onnx_problem(ONNX_LINK.fullmatch(base.format("0" * 40, 17, 38)))
+    assert "outside" in onnx_problem(ONNX_LINK.fullmatch(base.format(sha, 17, 99999)))
