@@ -42,6 +42,8 @@ QUERIES = {
 # is 3.5 MB, so the budget would catch it even without the explicit check.
 PLAIN_PAGE_BUDGET = 2_000_000
 BURN_LINK = re.compile(r"https://github\.com/tracel-ai/burn/blob/v([^/]+)/([^#]+)#L(\d+)-L(\d+)")
+# mkdocs.yml's site_url (make serve's address): canonical links and the sitemap use it.
+SITE_URL = "http://127.0.0.1:8000/"
 # burn-onnx lives in its own repository: linked at the commit its package was made from.
 ONNX_LINK = re.compile(r"https://github\.com/tracel-ai/burn-onnx/blob/([0-9a-f]{40})/crates/burn-onnx/([^#]+)#L(\d+)-L(\d+)")
 # Elements the Markdown of this book may produce inside .md-content (SVG subtrees aside).
@@ -633,6 +635,8 @@ def link_problems(site: Path, static_pages: dict[str, str], version: str):
     broken, foreign, burn_links = [], {}, set()
     for page, links in parsed.items():
         for tag, ref in links.refs:
+            if ref.startswith(SITE_URL):
+                ref = "/" + ref[len(SITE_URL):]  # canonical links: the site's own address
             parts = urlsplit(ref)
             if parts.scheme in ("http", "https") or ref.startswith("//"):
                 m = BURN_LINK.fullmatch(ref)

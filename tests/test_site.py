@@ -9,14 +9,23 @@ from conftest import REPO, VENV_PY
 
 
 @pytest.fixture(scope="module")
-def index_html(tmp_path_factory):
+def site(tmp_path_factory):
     site = tmp_path_factory.mktemp("site")
     p = subprocess.run([str(VENV_PY), "-m", "mkdocs", "build", "--strict", "-f",
                         str(REPO / "mkdocs.yml"), "-d", str(site)],
                        cwd=REPO, capture_output=True, text=True,
                        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
     assert p.returncode == 0, p.stdout + p.stderr
+    return site
+
+
+@pytest.fixture(scope="module")
+def index_html(site):
     return (site / "index.html").read_text(encoding="utf-8")
+
+
+def pages(site):
+    return sorted(p for p in site.rglob("index.html") if "assets" not in p.parts)
 
 
 def test_version_line(index_html):
@@ -36,3 +45,30 @@ def test_burn_links_point_at_the_resolved_tag(index_html):
     bad = [u for u in links if not u.startswith("https://github.com/tracel-ai/burn/blob/v0.22.1/")]
     assert bad == []
     assert all(re.search(r"#L\d+-L\d+$", u) for u in links)
+
+
+def test_every_page_but_the_last_links_the_next_one(site):
+    found = {p: p.read_text(encoding="utf-8") for p in pages(site)}
+    assert len(found) > 30
+    without = [p.relative_to(site).as_posix() for p, h in found.items()
+               if "md-footer__link--next" not in h and "md-footer__link--prev" not in h]
+    assert without == []
+    assert sum("md-footer__link--next" in h for h in found.values()) == len(found) - 1
+
+
+def test_01_is_an_entry_of_the_sidebar(index_html):
+    assert re.search(r'<a href="01-tensor/"[^>]*>\s*(<span[^>]*>)?\s*01 张量', index_html)
+
+
+def test_heading_anchors_are_readable(site):
+    html = (site / "05-train-step" / "index.html").read_text(encoding="utf-8")
+    ids = re.findall(r'<h2 id="([^"]+)"', html)
+    assert "主线位置" in ids and "小结" in ids
+    numbered = [i for p in pages(site) for i in re.findall(r'<h[1-6] id="(_\d+)"', p.read_text("utf-8"))]
+    assert numbered == []
+
+
+def test_sitemap_lists_every_page(site):
+    locs = re.findall(r"<loc>([^<]+)</loc>", (site / "sitemap.xml").read_text(encoding="utf-8"))
+    assert len(locs) == len(pages(site))
+    assert all(u.startswith("http://127.0.0.1:8000/") for u in locs)
