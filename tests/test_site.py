@@ -72,3 +72,15 @@ def test_sitemap_lists_every_page(site):
     locs = re.findall(r"<loc>([^<]+)</loc>", (site / "sitemap.xml").read_text(encoding="utf-8"))
     assert len(locs) == len(pages(site))
     assert all(u.startswith("http://127.0.0.1:8000/") for u in locs)
+
+
+LONG = 80  # lines: longer outputs go in a collapsed block with a one-line summary
+
+
+def test_long_outputs_are_collapsed(site):
+    open_long = []
+    for p in pages(site):
+        shown = re.sub(r"<details.*?</details>", "", p.read_text(encoding="utf-8"), flags=re.S)
+        open_long += [f"{p.relative_to(site).parent}: {pre.count(chr(10))} lines"
+                      for pre in re.findall(r"<pre\b.*?</pre>", shown, flags=re.S) if pre.count("\n") > LONG]
+    assert open_long == []
