@@ -10,7 +10,8 @@ from book import structure  # noqa: E402
 
 
 def on_page_markdown(markdown, page, config, files):
-    problems = structure.check(page.meta.get("kind"), markdown)
+    kind = page.meta.get("kind")
+    problems = structure.check(kind, markdown)
     if problems:
         raise PluginError(f"页面 {page.file.src_path} 不符合固定结构：" + "；".join(problems))
-    return markdown
+    return structure.burn_first(kind, markdown)

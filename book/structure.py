@@ -60,3 +60,31 @@ def check(kind: str | None, markdown: str) -> list[str]:
                 problems.append(f"二级标题 {t!r} 出现了 {titles.count(t)} 次")
         return problems
     return [f"front matter 的 kind 只能是 content、pitfall 或 appendix，得到 {kind!r}"]
+
+
+# Sections of a pitfall page that are about the burn code: there its tab opens first (until
+# the reader picks a tab; Material then keeps that choice on every page).
+BURN_FIRST = {"照搬到 burn", "改法"}
+BURN_TAB_RE = re.compile(r'^(\s*)=== "burn"$', re.M)
+
+
+def burn_first(kind: str | None, markdown: str) -> str:
+    if kind != "pitfall":
+        return markdown
+    out, title, fence = [], None, None
+    for line in markdown.split("\n"):
+        m = FENCE_RE.match(line)
+        if m:
+            mark = m.group(1)
+            if fence is None:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence) and line.strip() == mark:
+                fence = None
+        if fence is None:
+            h = H2_RE.match(line)
+            if h:
+                title = h.group(1)
+            elif title in BURN_FIRST:
+                line = BURN_TAB_RE.sub(r'\1===+ "burn"', line)
+        out.append(line)
+    return "\n".join(out)

@@ -403,6 +403,43 @@ def test_linked_tabs_switch_together_and_persist(browser, base_url):
         context.close()
 
 
+SECTION_TABS_JS = """() => {
+  const out = []; let h2 = null;
+  for (const el of document.querySelector('article').children) {
+    if (el.localName === 'h2') { h2 = el.textContent.replace('¶', '').trim(); continue; }
+    const sets = el.matches('.tabbed-set') ? [el] : [...el.querySelectorAll('.tabbed-set')];
+    for (const s of sets) {
+      const labels = [...s.querySelectorAll(':scope > .tabbed-labels > label')].map(l => l.textContent.trim());
+      const inputs = [...s.querySelectorAll(':scope > input')];
+      if (labels.join('|') === 'PyTorch|burn') out.push([h2, labels[inputs.findIndex(i => i.checked)]]);
+    }
+  }
+  return out;
+}"""
+
+
+def test_burn_code_shows_first_where_the_section_is_about_it(browser, base_url):
+    """A fresh reader of a pitfall page sees the burn tab in 照搬到 burn and 改法, PyTorch
+    elsewhere; once a tab is picked, that choice holds on the next page."""
+    context = browser.new_context(viewport=bu.DESKTOP)
+    bu.Guard(context)
+    try:
+        page = context.new_page()
+        page.goto(base_url + "/10-pitfalls/detach-graph/")
+        shown = page.evaluate(SECTION_TABS_JS)
+        about_burn = [c for h, c in shown if h in ("照搬到 burn", "改法")]
+        assert about_burn and set(about_burn) == {"burn"}, shown
+        assert {c for h, c in shown if h not in ("照搬到 burn", "改法")} <= {"PyTorch"}, shown
+        # The reader picks PyTorch: the next pitfall page keeps it, even where burn comes first.
+        burn_sets = page.locator(".tabbed-set:has(> input:nth-of-type(2):checked)")
+        burn_sets.first.locator(":scope > .tabbed-labels > label").get_by_text("PyTorch", exact=True).click()
+        page.wait_for_function("(__md_get('__tabs') || [])[0] === 'PyTorch'", timeout=5000)
+        page.goto(base_url + "/10-pitfalls/moved-value/")
+        assert {c for _, c in page.evaluate(SECTION_TABS_JS)} == {"PyTorch"}
+    finally:
+        context.close()
+
+
 def test_linked_tabs_reach_collapsed_blocks(browser, base_url):
     """Tab sets inside a collapsed ??? block follow the choice too, once opened."""
     context, page, _ = choose_burn(browser, base_url)

@@ -1,5 +1,5 @@
 // Material links tabs by their visible label text, so a tab set inside a closed
-// "??? note" block misses the reader's choice. Apply it when the block opens.
+// "??? note" block misses the reader's choice. Apply it when the block opens, and on load.
 (function () {
   function preferred() {
     try { return (window.__md_get && window.__md_get("__tabs")) || []; } catch (e) { return []; }
@@ -18,6 +18,14 @@
         }
       }
     });
+  }
+  // On load too: pitfall pages open the burn tab first where a section is about burn code
+  // (book/structure.py), and Material restores the reader's choice through one tab set only,
+  // which does not reach sets whose default differs.
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { apply(document); });
+  } else {
+    apply(document);
   }
   document.addEventListener("toggle", function (ev) {
     var d = ev.target;
