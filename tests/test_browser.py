@@ -851,3 +851,22 @@ def test_onnx_links_are_checked_against_the_locked_package():
     assert onnx_problem(ONNX_LINK.fullmatch(base.format(sha, 17, 38))) is None
     assert "commit" in onnx_problem(ONNX_LINK.fullmatch(base.format("0" * 40, 17, 38)))
     assert "outside" in onnx_problem(ONNX_LINK.fullmatch(base.format(sha, 17, 99999)))
+
+
+PLOT_TEXT_JS = """() => [...document.querySelectorAll('svg.plot')].map(svg => {
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return Math.min(...[...svg.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size')) * scale));
+})"""
+
+
+@pytest.mark.parametrize("path", ["/05-train-step/", "/10-pitfalls/eval-memory/"])
+def test_plot_text_is_legible_on_a_phone(browser, base_url, path):
+    context = browser.new_context(viewport=bu.PHONE)
+    bu.Guard(context)
+    try:
+        page = context.new_page()
+        page.goto(base_url + path)
+        smallest = page.evaluate(PLOT_TEXT_JS)
+        assert smallest and min(smallest) >= 11, smallest
+    finally:
+        context.close()

@@ -387,3 +387,23 @@ def test_require_stops_the_build_with_the_sentence(book):
     assert render.require(book, True, "a < b") == ""
     with pytest.raises(BookError, match="a < b"):
         render.require(book, False, "a < b")
+
+
+@pytest.mark.parametrize("lo, hi, want", [
+    (0.03834, 71.77, [0, 20, 40, 60, 80]),
+    (0.5, 0.52, [0.5, 0.51, 0.52]),
+    (1e-5, 3e-5, [1e-5, 1.5e-5, 2e-5, 2.5e-5, 3e-5]),
+    (-3, 2.5, [-4, -2, 0, 2, 4]),
+])
+def test_plot_ticks_are_round_and_cover_the_data(lo, hi, want):
+    assert render.nice_ticks(lo, hi) == want
+
+
+def test_plot_legend_sits_below_the_axes(book):
+    svg = render.line_plot(book, "t", [["a", "demo", "python.w.fc1.weight"],
+                                       ["b", "demo", "burn.w.fc1.weight"],
+                                       ["c", "demo", "burn.w.fc1.weight"]], "x", "y")
+    axis_y = float(re.search(r'<line x1="\d+" y1="([\d.]+)" x2', svg).group(1))
+    legend_ys = [float(y) for y in re.findall(r'<line x1="[\d.]+" y1="([\d.]+)" x2="[\d.]+" y2="[\d.]+" stroke="#', svg)]
+    assert len(legend_ys) == 3 and min(legend_ys) > axis_y + 30
+    assert min(int(f) for f in re.findall(r'font-size="(\d+)"', svg)) >= 13
