@@ -33,6 +33,15 @@ def _compare(outcome: dict) -> str:
             f"{c['worst']:.2e} / {c['tol']:g}")
 
 
+def _short(outcome: dict) -> str:
+    """The row's outcomes in a few words: each side's status, then the comparison's verdict."""
+    parts = [outcome[s]["actual"]["status"] for s in ("python", "burn") if s in outcome]
+    c = outcome.get("compare")
+    if c is not None:
+        parts.append("比较出错" if c.get("error") else ("对上" if c["ok"] else "对不上"))
+    return cell(" / ".join(parts))
+
+
 def _provenance(prov: dict) -> str:
     parts = []
     if prov.get("torch"):
@@ -105,24 +114,26 @@ def execution_report(book: Book) -> str:
         "",
         f"最近一次完整构建：{state_text}。",
         "",
-        "✓ 表示结局和清单里的期望一致，✗ 表示不一致（构建会在那里停下）。"
-        "比较一栏是「期望：结论 最大误差 / 容差」。",
+        "结局一栏：✓ 表示两侧的结局和比较都和清单里的期望一致，✗ 表示不一致（构建会在那里停下），"
+        "后面是 PyTorch / burn 实际的结局和比较的结论。展开详情看每一侧期望什么、"
+        "比较的「期望：结论 最大误差 / 容差」、上次运行的时间和来源。",
         "",
     ]
-    page = None
+    # One table, one row per experiment; what explains a row is folded into its last cell.
+    lines += ["| 实验 | 页面 | 结局 | 状态 | 详情 |", "|---|---|---|---|---|"]
     for r in recs:
-        if r["page"] != page:
-            page = r["page"]
-            lines += ["", f"### {_page_link(book, page)}", "",
-                      "| 实验 | PyTorch | burn | 比较 | 状态 | 上次运行 | 来源 |",
-                      "|---|---|---|---|---|---|---|"]
         o = r["outcome"]
         state = STATE_LABELS.get(r["state"], "—")
+        head = f"| `{r['id']}` | {_page_link(book, r['page'])} |"
         if o is None:
             need = "、".join(hardware.LABELS[x] for x in r["exp"].requires)
-            lines.append(f"| `{r['id']}` | — | — | — | {state} | 从未运行（需要{cell(need)}） | — |")
+            lines.append(f"{head} — | {state} | 从未运行（需要{cell(need)}） |")
             continue
         ran = (r.get("ran_at") or "—").replace("T", " ").replace("+00:00", " UTC")
-        lines.append(f"| `{r['id']}` | {_side(o, 'python')} | {_side(o, 'burn')} | {_compare(o)} | "
-                     f"{state} | {cell(ran)} | {_provenance(r['provenance'])} |")
+        details = "<br>".join([f"PyTorch：{_side(o, 'python')}", f"burn：{_side(o, 'burn')}",
+                               f"比较：{_compare(o)}", f"上次运行：{cell(ran)}",
+                               f"来源：{_provenance(r['provenance'])}"])
+        verdict = "✗ 契约不成立" if r["problems"] else "✓"
+        lines.append(f"{head} {verdict} {_short(o)} | {state} | "
+                     f"<details><summary>展开</summary>{details}</details> |")
     return "\n".join(lines) + "\n"

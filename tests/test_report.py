@@ -20,7 +20,10 @@ def test_report_lists_every_experiment_with_its_state(tmp_path, monkeypatch):
                       "needs-gpu": {"state": "skipped", "reason": "本机没有 cuda；没有缓存"}}
     text = report.execution_report(book)
     assert "全书 **3** 个实验" in text and "契约不成立的：**0** 个" in text
-    assert "| `boom` | — | ✓ panic，信息含 &#x27;boom&#x27;" in text
+    assert "| `boom` | [p1](../p1/index.md) | ✓ panic | 重跑 | <details>" in text
+    assert "burn：✓ panic，信息含 &#x27;boom&#x27;" in text
+    assert "| `good` |" in text and "✓ ok / ok / 对上" in text
+    assert text.count("\n| `") == 3  # one table, one row per experiment
     assert "✓ 期望 match：OK 0.00e+00 / 0" in text
     assert "从未运行（需要NVIDIA GPU（CUDA））" in text
     # A second build: everything cached, and the report says so.
@@ -42,3 +45,4 @@ def test_report_shows_a_broken_contract(tmp_path):
     out.write_text(json.dumps(o))
     text = report.execution_report(book)
     assert "契约不成立的：**1** 个" in text and "✗ 期望 mismatch：OK" in text
+    assert "| `good` | （没有页面） | ✗ 契约不成立 ok / ok / 对上 |" in text
