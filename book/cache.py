@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
-from . import hardware
+from . import hardware, normalize
 from .discover import Experiment
 from .errors import BookError
 from .paths import Book
@@ -155,14 +155,16 @@ def stored_inputs(book: Book, exp_id: str) -> dict | None:
         return None
 
 
-def stale_reason(exp: Experiment, book: Book, current: dict | None = None) -> str | None:
-    """None when the cached entry is fresh; otherwise why it is not."""
+def stale_reason(exp: Experiment, book: Book, current: dict | None = None,
+                 verify: bool = True) -> str | None:
+    """None when the cached entry is fresh; otherwise why it is not (verify=False: the
+    caller has checked the entry's bytes already)."""
     current = current or inputs(exp, book)
     stored = stored_inputs(book, exp.id)
     if stored is None:
         return "没有缓存"
     if stored.get("key") == current["key"]:
-        damage = verify_entry(entry_dir(book, exp.id))
+        damage = verify_entry(entry_dir(book, exp.id)) if verify else []
         return "缓存损坏：" + "；".join(damage) if damage else None
     old, new = stored.get("files", {}), current["files"]
     changed = sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
@@ -197,11 +199,10 @@ def seal(files: dict[str, str]) -> dict[str, str]:
     if VOLATILE_FILE in files:
         vol = json.loads(files[VOLATILE_FILE])
         vol.pop(SELF_HASH, None)
-        body = json.dumps(vol, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
-        vol[SELF_HASH] = sha(body.encode())
-        files[VOLATILE_FILE] = json.dumps(vol, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+        vol[SELF_HASH] = sha(normalize.dump_json(vol).encode())
+        files[VOLATILE_FILE] = normalize.dump_json(vol)
     hashes = {n: sha(c.encode("utf-8")) for n, c in sorted(files.items()) if n != VOLATILE_FILE}
-    files[HASH_FILE] = json.dumps(hashes, sort_keys=True, indent=1) + "\n"
+    files[HASH_FILE] = normalize.dump_json(hashes)
     return files
 
 
@@ -253,10 +254,9 @@ def _verify_volatile(p: Path) -> list[str]:
     except (UnicodeDecodeError, ValueError):
         return [f"{VOLATILE_FILE} 不是合法的 JSON"]
     want = vol.pop(SELF_HASH, None)
-    body = json.dumps(vol, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
     if want is None:
         return [f"{VOLATILE_FILE} 没有自己的 {SELF_HASH} 字段"]
-    if sha(body.encode()) != want:
+    if sha(normalize.dump_json(vol).encode()) != want:
         return [f"{VOLATILE_FILE} 和它记录的 sha256 不符（被改动）"]
     return []
 

@@ -8,7 +8,6 @@ other field and every text exactly, and its `cpu:` float fields within the compa
 tolerance (a declared hash or flag may differ).
 volatile.json (timings) is never compared.
 """
-import importlib.util
 import json
 import sys
 import tempfile
@@ -58,9 +57,7 @@ def differences(exp: Experiment, book: Book, committed: Path, fresh: Path) -> li
 
 
 def _across_classes(exp, book, committed, fresh, made_on, here) -> list[str]:
-    spec = importlib.util.spec_from_file_location("book_compare", book.compare_script)
-    cmp = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cmp)
+    cmp = runner.load_compare(book)
     where = f"{exp.id}（缓存来自 {made_on}，这里是 {here}）"
     problems = []
     a, b = _json(committed / "outcome.json"), _json(fresh / "outcome.json")

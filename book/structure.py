@@ -6,9 +6,9 @@ H2_RE = re.compile(r"^## +(.+?)\s*#*\s*$")
 FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
-def sections(markdown: str) -> list[tuple[str, str]]:
-    """(H2 title, body) pairs, skipping headings inside fenced code."""
-    out, title, body, fence = [], None, [], None
+def _walk(markdown: str):
+    """(line, its H2 title or None, whether it is inside fenced code) for each line."""
+    fence = None
     for line in markdown.split("\n"):
         m = FENCE_RE.match(line)
         if m:
@@ -18,10 +18,17 @@ def sections(markdown: str) -> list[tuple[str, str]]:
             elif mark[0] == fence[0] and len(mark) >= len(fence) and line.strip() == mark:
                 fence = None
         h = H2_RE.match(line) if fence is None else None
+        yield line, h.group(1) if h else None, fence is not None
+
+
+def sections(markdown: str) -> list[tuple[str, str]]:
+    """(H2 title, body) pairs, skipping headings inside fenced code."""
+    out, title, body = [], None, []
+    for line, h, _ in _walk(markdown):
         if h:
             if title is not None or body:
                 out.append((title, "\n".join(body)))
-            title, body = h.group(1), []
+            title, body = h, []
         else:
             body.append(line)
     out.append((title, "\n".join(body)))
@@ -71,20 +78,10 @@ BURN_TAB_RE = re.compile(r'^(\s*)=== "burn"$', re.M)
 def burn_first(kind: str | None, markdown: str) -> str:
     if kind != "pitfall":
         return markdown
-    out, title, fence = [], None, None
-    for line in markdown.split("\n"):
-        m = FENCE_RE.match(line)
-        if m:
-            mark = m.group(1)
-            if fence is None:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence) and line.strip() == mark:
-                fence = None
-        if fence is None:
-            h = H2_RE.match(line)
-            if h:
-                title = h.group(1)
-            elif title in BURN_FIRST:
-                line = BURN_TAB_RE.sub(r'\1===+ "burn"', line)
+    out, title = [], None
+    for line, h, fenced in _walk(markdown):
+        title = h or title
+        if not fenced and not h and title in BURN_FIRST:
+            line = BURN_TAB_RE.sub(r'\1===+ "burn"', line)
         out.append(line)
     return "\n".join(out)
