@@ -111,7 +111,8 @@ def lock_has_members(book: Book) -> bool:
 
 def inputs(exp: Experiment, book: Book) -> dict:
     """Every input of an experiment, each with its content hash."""
-    paths = [exp.manifest, book.compare_script]
+    # The comparator is an input only of experiments that compare.
+    paths = [exp.manifest] + ([book.compare_script] if exp.compare else [])
     if exp.python:
         paths.append(exp.script)
     if exp.burn:

@@ -7,7 +7,7 @@ from .discover import discover
 from .paths import Book
 from .runner import STATE_FILE
 
-STATE_LABELS = {"cached": "缓存", "ran": "重跑", "skipped": "跳过（缺硬件）", "failed": "失败"}
+STATE_LABELS = {"cached": "缓存", "ran": "重跑", "compared": "只重新比较", "skipped": "跳过（缺硬件）", "failed": "失败"}
 
 
 def _side(outcome: dict, name: str) -> str:

@@ -199,6 +199,41 @@ def _mutate(exp: Experiment, book: Book, outputs: dict, files: dict) -> dict:
     return dict(m, exit_code=code, text=text.strip().splitlines()[-1] if text.strip() else "")
 
 
+def comparator_only(exp: Experiment, book: Book, current: dict) -> bool:
+    """Whether the comparator is the only input that changed since the entry was made: then
+    the sides' outputs still hold, and only the comparison is computed again."""
+    stored = cache.stored_inputs(book, exp.id)
+    if not stored or stored.get("toolchain") != current["toolchain"]:
+        return False
+    old, new = stored.get("files", {}), current["files"]
+    changed = {k for k in old.keys() | new.keys() if old.get(k) != new.get(k)}
+    script = book.compare_script.relative_to(book.root).as_posix()
+    return changed == {script} and not cache.verify_entry(cache.entry_dir(book, exp.id))
+
+
+def recompare(exp: Experiment, book: Book, current: dict) -> tuple[str, list, str]:
+    """The comparison (and the mutation check) again, from the cached sides' outputs. The
+    sides are not run, so their files, provenance and timings stay as they were."""
+    d = cache.entry_dir(book, exp.id)
+    files = {f.name: f.read_text("utf-8") for f in sorted(d.iterdir())
+             if f.is_file() and f.name != cache.HASH_FILE}
+    for name in ("compare.txt", "compare.json", "mutation.txt"):
+        files.pop(name, None)
+    outcome = json.loads(files["outcome.json"])
+    outcome.pop("compare", None)
+    outcome.pop("mutation", None)
+    if exp.compare:
+        outputs = {s: json.loads(files[f"{s}.json"]) for s in ("python", "burn") if f"{s}.json" in files}
+        outcome["compare"] = _compare(exp, book, outputs, files)
+        if exp.mutation and not outcome["compare"].get("error"):
+            outcome["mutation"] = _mutate(exp, book, outputs, files)
+    files["outcome.json"] = normalize.dump_json(outcome)
+    files[cache.KEY_FILE] = normalize.dump_json(current)
+    problems = contract.check(exp, outcome)
+    cache.write_entry(book, exp.id, files, book.outputs / ".failed" / exp.id if problems else None)
+    return exp.id, problems, _verdict(outcome)
+
+
 def _verdict(outcome: dict) -> str:
     parts = []
     for name in ("python", "burn"):
@@ -249,7 +284,7 @@ def build(book: Book, only: list[str] | None = None, jobs: int | None = None,
             err = None if cache.lock_has_members(book) else lock_workspace(book)
             if err:
                 raise BookError(f"cargo update --workspace 失败：{err}")
-        todo, skipped, states = [], 0, {}
+        todo, skipped, compared, states = [], 0, 0, {}
         for e in exps:
             cur = cache.inputs(e, book)
             reason = "强制重跑" if force else cache.stale_reason(e, book, cur)
@@ -257,6 +292,13 @@ def build(book: Book, only: list[str] | None = None, jobs: int | None = None,
             if reason is None:
                 states[e.id] = {"state": "cached"}
                 log(f"  cached   {e.id}")
+            elif not force and comparator_only(e, book, cur):
+                _, probs, verdict = recompare(e, book, cur)
+                why = "只有比较器变了：两侧不重跑，从缓存的输出重新比较"
+                states[e.id] = {"state": "failed", "reason": probs[0]} if probs else {"state": "compared", "reason": why}
+                log(f"  {'FAILED' if probs else 'compared':8} {e.id:28} {verdict}  （{why}）")
+                problems += probs
+                compared += 1
             elif lack:
                 states[e.id] = {"state": "skipped", "reason": f"本机没有 {'、'.join(lack)}；{reason}"}
                 # Not runnable here: keep what a machine that has it committed, and say so.
@@ -276,7 +318,8 @@ def build(book: Book, only: list[str] | None = None, jobs: int | None = None,
                     problems += _run_batch(batch, workers, book, scratch, states, log)
     if not only:
         write_states(book, states)
-    log(f"实验 {len(exps)} 个：重跑 {len(todo)}，缓存命中 {len(exps) - len(todo) - skipped}，"
+    log(f"实验 {len(exps)} 个：重跑 {len(todo)}，缓存命中 {len(exps) - len(todo) - skipped - compared}，"
+        + (f"只重新比较 {compared}，" if compared else "")
         + (f"缺硬件跳过 {skipped}，" if skipped else "") +
         f"契约失败 {len(problems)}；用时 {time.monotonic() - t0:.1f}s")
     return problems

@@ -5,8 +5,8 @@
 Prints, per leaf field, the count of numbers and the max |diff|, then the worst diff and
 the tolerance, and OK or MISMATCH. --tols gives some fields (and everything under them)
 a tolerance of their own; the row then shows it. Exit code 0 on OK, 1 on MISMATCH, 2 on bad usage.
-Floats match within the absolute tolerance; integers, strings, shapes and dtypes
-(int vs float) must be exactly equal.
+Floats match within the absolute tolerance; integers, booleans, strings, shapes and dtypes
+(int vs float) must be exactly equal, and for those the report counts the values that differ.
 
 A field missing on one side, or ragged lists (rows of different lengths) that do not line up,
 is a structural error, not a difference in values: the report lists those under "structural".
@@ -112,6 +112,8 @@ def compare_field(path, x, y):
         return row
     fx, fy = list(_flat(x)), list(_flat(y))
     row["n"] = len(fx)
+    kinds = sorted({_kind(v) for v in fx})
+    row["kind"] = kinds[0] if len(kinds) == 1 else "mixed" if kinds else "empty"
     for i, (p, q) in enumerate(zip(fx, fy)):
         kp, kq = _kind(p), _kind(q)
         if kp != kq:
@@ -130,8 +132,13 @@ def compare_field(path, x, y):
                 row["ulps_at"] = {"index": i, "a": p, "b": q, "diff": abs(p - q),
                                   "ulp": f32_spacing(p)}
         elif p != q:
-            row["error"] = f"value {p!r} != {q!r} at [{i}]"
-            return row
+            # Exact values (int, bool, str): how many differ, and the first one.
+            row["differ"] = row.get("differ", 0) + 1
+            row.setdefault("first", {"index": i, "a": p, "b": q})
+    if row.get("differ"):
+        f = row["first"]
+        row["error"] = (f"{row['differ']} of {row['n']} values differ, "
+                        f"first at [{f['index']}]: {f['a']!r} != {f['b']!r}")
     return row
 
 
@@ -190,17 +197,37 @@ def compare(a, b, tol=DEFAULT_TOL, fields=None, tols=None):
 
 
 def format_report(report):
+    """One line per field, then the verdict. A float field shows its max |diff| (and its own
+    tolerance, where it has one); a field of exact values (int, bool, str) says so, and on a
+    mismatch how many of its values differ and the first of them."""
     width = max([24] + [len(r["field"]) for r in report["fields"]])
     lines = []
     for r in report["fields"]:
-        line = f"{r['field']:{width}} n={r['n']:3}  max|diff|={r['max_diff']:.2e}"
-        if "tol" in r:
-            line += f"  tol={r['tol']:g}"
+        line = f"{r['field']:{width}} n={r['n']:3}  "
+        if r.get("kind") in ("int", "bool", "str"):
+            line += f"{r['kind']}, exact"
+        else:
+            line += f"max|diff|={r['max_diff']:.2e}"
+            if "tol" in r:
+                line += f"  tol={r['tol']:g}"
         if r["error"]:
             line += f"  {r['error']}"
         lines.append(line)
     verdict = "OK" if report["ok"] else "MISMATCH"
-    lines.append(f"worst={report['worst']:.2e} tol={report['tol']:g} {verdict}")
+    rows = report["fields"]
+    own = [r for r in rows if "tol" in r]
+    if own:
+        worst = next((r for r in rows if r["field"] == report["worst_field"]), {})
+        n = len(own)
+        tol = (f"tol={worst.get('tol', report['tol']):g} there; own tol on {n} field{'s' if n > 1 else ''}, "
+               f"{report['tol']:g} elsewhere")
+        summary = f"worst={report['worst']:.2e} in {report['worst_field']} ({tol})"
+    else:
+        summary = f"worst={report['worst']:.2e} tol={report['tol']:g}"
+    exact = [r["field"] for r in rows if r.get("differ")]
+    if exact:
+        summary += f"; exact values differ in {len(exact)} field{'s' if len(exact) > 1 else ''}: {', '.join(exact)}"
+    lines.append(f"{summary} {verdict}")
     return "\n".join(lines) + "\n"
 
 

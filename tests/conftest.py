@@ -110,11 +110,11 @@ def run_manifest(book: Book, path: Path):
     return result, contract.check(exp, result["outcome"])
 
 
-LOG_RE = re.compile(r"^\s+(cached|ran|FAILED)\s+(\S+)")
+LOG_RE = re.compile(r"^\s+(cached|ran|compared|FAILED)\s+(\S+)")
 
 
 def log_states(lines: list[str]) -> dict[str, str]:
-    """{experiment id: cached | ran | FAILED} from build()'s log lines."""
+    """{experiment id: cached | ran | compared | FAILED} from build()'s log lines."""
     out = {}
     for ln in lines:
         m = LOG_RE.match(ln)

@@ -222,8 +222,8 @@ def test_inputs_key_ignores_mtime_and_lists_the_inputs(project):
     assert re.fullmatch(r"[0-9a-f]{64}", k1)
     stored = cache.stored_inputs(project, "p1")
     assert stored["key"] == k1
-    assert set(stored["files"]) == {"experiments/p1.yaml", "experiments/compare.py",
-                                    "experiments/ok.py", "requirements.lock"}
+    # p1 compares nothing: the comparator is not one of its inputs.
+    assert set(stored["files"]) == {"experiments/p1.yaml", "experiments/ok.py", "requirements.lock"}
 
 
 def test_exclusive_experiments_run_alone_after_the_others(tmp_path):
@@ -302,3 +302,75 @@ def test_check_cli_exit_code(project, monkeypatch, capsys):
     append(project.root / "experiments" / "off.py", "# edited\n")
     assert runner.main(["check"]) == 1
     assert "p2" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------- only the comparator changed
+
+COMPARING = {
+    "c1": ("python:\n  script: ok.py\nburn:\n  crate: okjson\n"
+           "compare:\n  tol: 1.0e-6\n  why: \"same number\"\n"),
+    "p1": "python:\n  script: ok.py\n",  # compares nothing: the comparator is not its input
+}
+
+
+@pytest.fixture
+def comparing(tmp_path):
+    root = make_workspace(tmp_path / "proj", crates=("helper", "okjson"))
+    for exp_id, body in COMPARING.items():
+        manifest(root, exp_id, body)
+    book = scratch_book(root)
+    assert runner.build(book, log=[].append) == []
+    return book
+
+
+def states_after_build(book):
+    lines = []
+    problems = runner.build(book, log=lines.append)
+    return log_states(lines), problems, lines
+
+
+def test_editing_the_comparator_recompares_without_running_the_sides(comparing):
+    book = comparing
+    sides = {n: (book.outputs / "c1" / n).read_bytes() for n in ("python.json", "burn.json", "volatile.json")}
+    assert "experiments/compare.py" not in cache.inputs(exp(book, "p1"), book)["files"]
+    # A comparator that words its verdict differently: the comparison is computed again.
+    src = book.compare_script.read_text(encoding="utf-8")
+    book.compare_script.write_text(src.replace('verdict = "OK" if report["ok"] else "MISMATCH"',
+                                               'verdict = "FINE" if report["ok"] else "MISMATCH"'), "utf-8")
+    states, problems, lines = states_after_build(book)
+    assert problems == [] and states == {"c1": "compared", "p1": "cached"}, lines
+    assert (book.outputs / "c1" / "compare.txt").read_text("utf-8").rstrip().endswith("FINE")
+    for name, before in sides.items():  # not run: same outputs, same run time
+        assert (book.outputs / "c1" / name).read_bytes() == before, name
+    assert cache.verify_entry(book.outputs / "c1") == []
+    assert runner.check(book, log=[].append) == []
+    assert states_after_build(book)[0] == {"c1": "cached", "p1": "cached"}
+
+
+def test_a_comparator_that_breaks_a_contract_fails_the_recomparison(comparing):
+    book = comparing
+    src = book.compare_script.read_text(encoding="utf-8")
+    # Every float now differs by far more than the tolerance.
+    book.compare_script.write_text(src.replace("d = 0.0 if (math.isnan(p)", "d = 1.0 if (math.isnan(p)"),
+                                   "utf-8")
+    states, problems, _ = states_after_build(book)
+    assert states["c1"] == "FAILED"
+    assert len(problems) == 1 and "实验 c1" in problems[0] and "MISMATCH" in problems[0], problems
+    assert (book.outputs / ".failed" / "c1" / "compare.txt").is_file()
+    assert cache.stale_reason(exp(book, "c1"), book) is not None  # the committed entry stays old
+
+
+def test_comparator_and_script_changed_reruns_the_sides(comparing):
+    book = comparing
+    append(book.compare_script, "# touched\n")
+    append(book.experiments / "ok.py", "# touched\n")
+    states, problems, _ = states_after_build(book)
+    assert problems == [] and states == {"c1": "ran", "p1": "ran"}
+
+
+def test_a_damaged_entry_is_rerun_even_when_only_the_comparator_changed(comparing):
+    book = comparing
+    append(book.compare_script, "# touched\n")
+    append(book.outputs / "c1" / "burn.json", " ")
+    states, problems, _ = states_after_build(book)
+    assert problems == [] and states["c1"] == "ran"

@@ -109,8 +109,30 @@ def test_dtype_mismatch(a, b):
 def test_integer_value_mismatch_is_exact():
     r = cmp.compare({"n": [3, 4]}, {"n": [3, 5]}, 1e30)
     assert r["ok"] is False
-    assert row(r, "n")["error"] == "value 4 != 5 at [1]"
+    assert row(r, "n")["error"] == "1 of 2 values differ, first at [1]: 4 != 5"
     assert cmp.compare({"n": [3, 4]}, {"n": [3, 4]}, 0.0)["ok"] is True
+
+
+def test_exact_fields_count_every_differing_value_and_say_so():
+    a = {"n": [1, 2, 3, 4], "flag": [True, False], "x": [0.5]}
+    b = {"n": [1, 0, 3, 0], "flag": [True, True], "x": [0.5]}
+    r = cmp.compare(a, b, 0.0)
+    assert (row(r, "n")["differ"], row(r, "n")["first"]) == (2, {"index": 1, "a": 2, "b": 0})
+    assert row(r, "flag")["error"] == "1 of 2 values differ, first at [1]: False != True"
+    text = cmp.format_report(r).splitlines()
+    # No max|diff| column for exact values: 0.00e+00 there would hide the mismatch.
+    assert text[1].split() == ["n", "n=", "4", "int,", "exact", "2", "of", "4", "values", "differ,",
+                               "first", "at", "[1]:", "2", "!=", "0"]
+    assert "max|diff|" not in text[0] and "bool, exact" in text[0]
+    assert text[-1] == "worst=0.00e+00 tol=0; exact values differ in 2 fields: flag, n MISMATCH"
+
+
+def test_the_verdict_names_the_worst_fields_own_tolerance():
+    r = cmp.compare({"a": [1.0], "b": [1.0]}, {"a": [1.0 + 2e-6], "b": [1.0 + 1e-7]}, 1e-6,
+                    tols={"a": 1e-5})
+    assert r["ok"] is True
+    last = cmp.format_report(r).splitlines()[-1]
+    assert last.startswith("worst=2.00e-06 in a (tol=1e-05 there; own tol on 1 field, 1e-06 elsewhere)")
 
 
 def test_string_value_mismatch():
