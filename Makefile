@@ -2,13 +2,15 @@
 SHELL := /bin/bash
 PY    := .venv/bin/python
 export NO_MKDOCS_2_WARNING := 1
-VENDOR := docs/assets/vendor/mermaid.min.js
+# npm ci's mermaid: book.diagrams draws the ```mermaid fences with it (nothing of it goes into site/).
+MERMAID := node_modules/.stamp
 
 .PHONY: site test serve check outputs setup bench clean diff review drift reproduce
 
 ## make site：准备环境，重跑输入变了的实验，构建 site/
 site: setup
 	$(PY) -m book.runner build
+	$(PY) -m book.diagrams
 	$(PY) -m mkdocs build --strict --quiet
 	@echo
 	@echo "构建完成：site/index.html"
@@ -27,6 +29,7 @@ serve:
 ## make check：不运行任何实验，只检查提交的输出是否过期、契约是否成立
 check: .venv/.stamp target/.fetched
 	$(PY) -m book.runner check
+	$(PY) -m book.diagrams --check
 
 ## make diff REF=main：build_outputs/ 和一个 git 引用相比，哪些实验的输出变了、怎么变的
 ##   （结局、最大误差、文本、只有输入；只有计时变了的不列，要看加 VOLATILE=1）
@@ -52,17 +55,18 @@ outputs: setup
 bench: setup
 	$(PY) -m book.bench
 
-setup: .venv/.stamp $(VENDOR) target/.fetched target/.system
+setup: .venv/.stamp $(MERMAID) target/.fetched target/.system
 
 .venv/.stamp: requirements.lock
 	python3 -m venv .venv
 	.venv/bin/pip install --quiet -r requirements.lock
 	touch $@
 
-$(VENDOR): package-lock.json
+# Diagrams are drawn at build time (book/diagrams.py); the copy older checkouts made goes.
+$(MERMAID): package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts --silent
-	mkdir -p $(dir $(VENDOR))
-	cp node_modules/mermaid/dist/mermaid.min.js $(VENDOR)
+	rm -rf docs/assets/vendor
+	touch $@
 
 # burn's sources: the source-link macro reads line numbers from cargo's copy.
 # Without --locked, so that a new experiment crate gets into Cargo.lock; pinned versions stay.

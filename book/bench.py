@@ -7,8 +7,8 @@ committed cache is never touched:
      `mkdocs build`;
   3. a cold run of every experiment (empty output cache, warm cargo) against its critical
      path, the slowest single experiment;
-  4. page weight: what a reader's browser downloads for a page without a diagram and for
-     one with (bytes, requests), measured in Debian's chromium against the built site.
+  4. page weight: what each page's first view downloads, plain and gzip-compressed, measured
+     in Debian's chromium against the built site; and the search index, fetched on search.
 
 `python -m book.bench weight` measures only 4, on a fresh build of this checkout.
 """
@@ -48,11 +48,14 @@ def scratch_copy() -> Path:
 
 
 def page_weights(site: Path) -> None:
-    """4. Bytes and requests of loading one page without a diagram and one with, in a fresh
-    browser context (empty cache), served from 127.0.0.1 like `make serve`."""
+    """4. What each page's first view downloads in a fresh browser context (empty cache),
+    served from 127.0.0.1 like `make serve`: plain and gzip-compressed, as a server would send
+    it. The search index is apart: it comes only when the reader searches."""
     # The browser helpers live with the browser tests, so that the bench and the page-weight
     # test measure the same way.
     sys.path.insert(0, str(ROOT / "tests"))
+    import gzip
+
     import browser_util as bu
 
     problem = bu.chromium_problem()
@@ -62,27 +65,21 @@ def page_weights(site: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     pages = bu.site_pages(site)
-    has_diagram = {p: '<div class="diagram">' in (site / p.lstrip("/") / "index.html")
-                   .read_text(encoding="utf-8") for p in pages}
-    plain = next((p for p in pages if p.startswith("/10-pitfalls/") and p != "/10-pitfalls/"
-                  and not has_diagram[p]), None) or next((p for p in pages if not has_diagram[p]), None)
-    drawn = next((p for p in pages if has_diagram[p] and p != "/"), None)
-    print("4. 页面重量（空缓存加载一页，所有响应体之和；http.server 不压缩）：")
     with bu.serve(site) as base, sync_playwright() as pw:
         browser = bu.launch(pw)
         try:
-            for label, path in (("没有图的一页", plain), ("有图的一页", drawn)):
-                if path is None:
-                    print(f"   {label}：站点里没有这样的页面")
-                    continue
-                w = bu.page_weight(browser, base + path)
-                part = lambda end: sum(n for u, n in w["by_url"].items() if u.endswith(end))  # noqa: E731
-                print(f"   {label} {path}：{w['bytes'] / 1e6:6.2f} MB，{w['requests']} 个请求"
-                      f"（mermaid.min.js {part('mermaid.min.js') / 1e6:.2f} MB，"
-                      f"搜索索引 {part('search_index.json') / 1e6:.2f} MB）"
-                      + (f"；站外请求 {len(w['outside'])} 个" if w["outside"] else ""))
+            weights = {p: bu.page_weight(browser, base + p, settle_ms=100) for p in pages}
         finally:
             browser.close()
+    gz = sorted(w["gzip"] for w in weights.values())
+    heavy = max(weights, key=lambda p: weights[p]["gzip"])
+    outside = sum(len(w["outside"]) for w in weights.values())
+    index = (site / "search" / "search_index.json").read_bytes()
+    print(f"4. 页面重量（{len(pages)} 页，各自空缓存加载首屏；gzip 后）：中位数 {gz[len(gz) // 2] / 1e3:.0f} KB，"
+          f"最重 {gz[-1] / 1e3:.0f} KB（{heavy}，不压缩 {weights[heavy]['bytes'] / 1e3:.0f} KB，"
+          f"{weights[heavy]['requests']} 个请求）；搜索索引搜索时才下载："
+          f"{len(index) / 1e6:.2f} MB，gzip {len(gzip.compress(index, 6, mtime=0)) / 1e3:.0f} KB"
+          + (f"；站外请求 {outside} 个" if outside else ""))
 
 
 def weight_only() -> int:

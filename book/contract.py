@@ -71,6 +71,8 @@ def check(exp: Experiment, outcome: dict) -> list[str]:
     if cmp is not None:
         if cmp.get("error"):
             problems.append(f"{where}：无法比较：{cmp['error']}")
+        elif cmp["expected"] == "rows":
+            problems += _rows(exp, cmp, where)
         elif cmp["expected"] == "match" and not cmp["ok"]:
             problems.append(f"{where}：比较 MISMATCH，最大误差 {cmp['worst']:.2e}"
                             f"（字段 {cmp['worst_field']}），容差 {cmp['tol']:g}"
@@ -88,6 +90,30 @@ def check(exp: Experiment, outcome: dict) -> list[str]:
     if mut is not None and not (mut["exit_code"] == 1 and "MISMATCH" in mut["text"]):
         problems.append(f"{where}：变异检查失败：把 {mut['field']}[{mut['index']}] 加 "
                         f"{mut['delta']} 之后，比较器退出码 {mut['exit_code']}，期望 1 和 MISMATCH")
+    return problems
+
+
+ROW_WANT = {"same": "same", "none": "same", "differs": "differs"}
+
+
+def _rows(exp: Experiment, cmp: dict, where: str) -> list[str]:
+    """A table-driven experiment: every row as its verdict says, both ways (a row declared to
+    differ that now agrees is a broken promise too), and no row that the table lacks."""
+    problems = []
+    got = cmp.get("rows", {})
+    for r in exp.rows:
+        state = got.get(r["id"], "structural")
+        want = ROW_WANT[r["verdict"]]
+        if state == "structural":
+            problems.append(f"{where}：行 {r['id']}（{r['torch']}）：一侧或两侧没有输出 rows.{r['id']}，"
+                            "或两侧的结构对不上；脚本和 crate 都要输出这一行")
+        elif state != want:
+            problems.append(f"{where}：行 {r['id']}（{r['torch']}）：表里写的是 {r['verdict']}，"
+                            + ("实际在容差内对上了：这一行不再不同，改 verdict 和 how"
+                               if want == "differs" else "实际对不上（见 compare.txt 里 rows."
+                               f"{r['id']} 的几行）"))
+    for side, extra in (cmp.get("undeclared") or {}).items():
+        problems.append(f"{where}：{side} 侧输出了表里没有的行 {extra}：在清单的 rows 里加上它们")
     return problems
 
 

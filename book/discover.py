@@ -13,7 +13,12 @@ from .paths import Book
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RUSTC_CODE_RE = re.compile(r"^E\d{4}$")
 TOP_KEYS = {"id", "page", "about", "timeout", "python", "burn", "compare", "mutation",
-            "volatile", "exclusive", "needs", "requires", "cpu", "pins"}
+            "volatile", "exclusive", "needs", "requires", "cpu", "pins", "rows"}
+# A table-driven experiment (the torch → burn map): one row per entry of `rows:`, each one
+# output field rows.<id> on both sides, compared within its own tolerance.
+ROW_KEYS = {"id", "topic", "torch", "burn", "src", "tol", "verdict", "how"}
+ROW_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_]*$")
+VERDICTS = ("same", "differs", "none")
 CPU_HEADS = ("python.", "burn.")
 PY_KEYS = {"script", "expect"}
 BURN_KEYS = {"crate", "profile", "features", "expect"}
@@ -42,6 +47,7 @@ class Experiment:
     cpu: list = field(default_factory=list)
     # PyTorch runs with hardware.CPU_PINS unless the page is about the CPU itself (pins: false).
     pins: bool = True
+    rows: list = field(default_factory=list)  # the torch → burn table's entries (ROW_KEYS)
 
     @property
     def script(self) -> Path | None:
@@ -93,6 +99,50 @@ def crate_burn_features(crate_dir: Path) -> list[str]:
     if defaults and "default" not in feats:
         feats.append("default")
     return sorted(set(feats))
+
+
+def _rows(path, rows, compare) -> list:
+    """The entries of a table-driven experiment, checked; [] when there is no `rows:`."""
+    if rows is None:
+        return []
+    if compare is None:
+        _fail(path, "rows 需要 compare（tol 和 why 是没写 tol 的行的容差）")
+    if compare.get("fields") is not None or compare["expect"] != "match":
+        _fail(path, "有 rows 时不写 compare.fields 和 compare.expect：每一行自己就是一个字段，"
+                    "行的 verdict 就是它的期望")
+    if not isinstance(rows, list) or not rows:
+        _fail(path, "rows 必须是非空的列表，每项一行")
+    out, seen = [], set()
+    for i, r in enumerate(rows):
+        where = f"rows 第 {i + 1} 项"
+        if not isinstance(r, dict):
+            _fail(path, f"{where} 必须是映射，如 {{id: reshape, topic: 形状, torch: ..., burn: ...}}")
+        _check_keys(path, where, r, ROW_KEYS)
+        rid = r.get("id")
+        if not isinstance(rid, str) or not ROW_ID_RE.match(rid):
+            _fail(path, f"{where}：id 必须是小写字母、数字和下划线，得到 {rid!r}")
+        if rid in seen:
+            _fail(path, f"{where}：id {rid!r} 重复")
+        seen.add(rid)
+        for k in ("topic", "torch", "burn"):
+            if not isinstance(r.get(k), str) or not r[k].strip():
+                _fail(path, f"行 {rid}：{k} 必须是非空字符串")
+        verdict = r.get("verdict", "same")
+        if verdict not in VERDICTS:
+            _fail(path, f"行 {rid}：verdict 只能是 {list(VERDICTS)}，得到 {verdict!r}")
+        if verdict == "differs" and not str(r.get("how", "")).strip():
+            _fail(path, f"行 {rid}：verdict 是 differs 时要用 how 写明哪里不同")
+        tol = r.get("tol")
+        if tol is not None and (not isinstance(tol, (int, float)) or isinstance(tol, bool) or tol < 0):
+            _fail(path, f"行 {rid}：tol 必须是非负数，得到 {tol!r}")
+        src = r.get("src")
+        if src is not None and not (isinstance(src, list) and len(src) == 2
+                                    and all(isinstance(x, str) and x for x in src)):
+            _fail(path, f"行 {rid}：src 必须是 [burn 仓库里的路径, 符号]，得到 {src!r}")
+        out.append({"id": rid, "topic": r["topic"].strip(), "torch": r["torch"], "burn": r["burn"],
+                    "src": src, "tol": None if tol is None else float(tol), "verdict": verdict,
+                    "how": str(r.get("how", "")).strip()})
+    return out
 
 
 def load(path: Path, book: Book) -> Experiment:
@@ -166,11 +216,20 @@ def load(path: Path, book: Book) -> Experiment:
         compare = dict(compare, tol=float(tol), expect=exp_cmp, fields=fields,
                        tols={k: float(v) for k, v in tols.items()})
 
+    rows = _rows(path, data.get("rows"), compare)
+    if rows:
+        # Each row is a field of its own, with its own tolerance; the contract is per row.
+        compare = dict(compare, expect="rows", fields=[f"rows.{r['id']}" for r in rows],
+                       tols={**compare["tols"], **{f"rows.{r['id']}": r["tol"] for r in rows
+                                                   if r["tol"] is not None}})
+
     mutation = data.get("mutation")
     if mutation is not None:
         _check_keys(path, "mutation", mutation, MUTATION_KEYS)
         if compare is None:
             _fail(path, "mutation 需要 compare")
+        if rows:
+            _fail(path, "有 rows 的实验不用 mutation：differs 的行已经要求比较器判出不同")
         if not isinstance(mutation.get("field"), str):
             _fail(path, "mutation.field 必须是字段路径")
         index, delta = mutation.get("index", 0), mutation.get("delta", 0.001)
@@ -205,7 +264,7 @@ def load(path: Path, book: Book) -> Experiment:
     if not isinstance(exclusive, bool):
         _fail(path, f"exclusive 必须是 true 或 false，得到 {exclusive!r}")
     return Experiment(id=exp_id, manifest=path, page=data.get("page"), exclusive=exclusive,
-                      needs=needs, requires=requires, cpu=cpu, pins=pins,
+                      needs=needs, requires=requires, cpu=cpu, pins=pins, rows=rows,
                       about=str(data.get("about", "")), timeout=float(timeout),
                       python=python, burn=burn, compare=compare, mutation=mutation,
                       volatile=volatile)

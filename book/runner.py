@@ -176,7 +176,31 @@ def _compare(exp: Experiment, book: Book, outputs: dict, files: dict) -> dict:
     res.update(ok=report["ok"], worst=report["worst"], worst_field=report["worst_field"],
                over=report["over"], structural=report["structural"],
                exit_code=code, first_error=errors[0] if errors else None)
+    if exp.rows:
+        res["rows"] = row_results(exp, report)
+        declared = {r["id"] for r in exp.rows}
+        for side, out in (("python", a), ("burn", b)):
+            got = out.get("rows") if isinstance(out.get("rows"), dict) else {}
+            extra = sorted(set(got) - declared)
+            if extra:
+                res.setdefault("undeclared", {})[side] = extra
     return res
+
+
+def row_results(exp: Experiment, report: dict) -> dict:
+    """Each row of a table-driven experiment: same (every leaf within the row's tolerance),
+    differs (a value out of it, or a dtype or shape that differs) or structural (missing)."""
+    out = {}
+    for r in exp.rows:
+        name = f"rows.{r['id']}"
+        leaves = [f for f in report["fields"] if f["field"] == name or f["field"].startswith(name + ".")]
+        if not leaves or any(f.get("structural") for f in leaves):
+            out[r["id"]] = "structural"
+        elif any(f["error"] or f["field"] in report["over"] for f in leaves):
+            out[r["id"]] = "differs"
+        else:
+            out[r["id"]] = "same"
+    return out
 
 
 def _mutate(exp: Experiment, book: Book, outputs: dict, files: dict) -> dict:
@@ -239,7 +263,11 @@ def _verdict(outcome: dict) -> str:
     for name in ("python", "burn"):
         if name in outcome:
             parts.append(f"{name} {outcome[name]['actual']['status']}")
-    if "compare" in outcome and "ok" in outcome["compare"]:
+    if "compare" in outcome and "rows" in outcome["compare"]:
+        states = list(outcome["compare"]["rows"].values())
+        parts.append("rows " + ", ".join(f"{states.count(k)} {k}" for k in ("same", "differs", "structural")
+                                         if states.count(k)))
+    elif "compare" in outcome and "ok" in outcome["compare"]:
         c = outcome["compare"]
         parts.append(f"compare {'OK' if c['ok'] else 'MISMATCH'} {c['worst']:.2e}")
     return ", ".join(parts)

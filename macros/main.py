@@ -5,7 +5,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from book import drift_render, render, report  # noqa: E402
+from book import archive, drift_render, messages, reference, render, report  # noqa: E402
 from book.errors import BookError  # noqa: E402
 from book.paths import Book  # noqa: E402
 
@@ -32,7 +32,8 @@ def define_env(env):
     def macro(fn):
         def wrapped(*args, **kwargs):
             try:
-                return fn(book, *args, **kwargs)
+                # The first pair() of an experiment on a page brings its full view (book/archive.py).
+                return archive.after_macro(book, page_name(), fn.__name__, args, fn(book, *args, **kwargs))
             except Exception as e:
                 call = ", ".join([repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()])
                 msg = f"页面 {page_name()}：{fn.__name__}({call})：{e}"
@@ -41,6 +42,29 @@ def define_env(env):
                 raise BookError(msg) from None
         wrapped.__name__ = fn.__name__
         env.macro(wrapped)
+
+    def error_messages(book):
+        """The literal error messages of this page's experiments (a pitfall page's 现象)."""
+        page = page_name()
+        return messages.block(book, page.removesuffix(".md"))
+
+    macro(error_messages)
+
+    # The torch → burn map (book/reference.py): tables rendered from table-driven experiments.
+    def reference_table(book, exp_id, topic=None):
+        return reference.table(book, exp_id, topic)
+
+    def reference_counts(book, *exp_ids):
+        return reference.counts(book, *exp_ids)
+
+    def reference_topics(book, exp_id):
+        return reference.topics(book, exp_id)
+
+    def reference_experiments(book):
+        return reference.experiments(book)
+
+    for fn in (reference_table, reference_counts, reference_topics, reference_experiments):
+        macro(fn)
 
     for fn in (render.code, render.pair, render.side_output, render.outputs_tabs,
                render.compare_output, render.compare_table, render.value, render.raw, render.num, render.claim,

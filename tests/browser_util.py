@@ -5,6 +5,7 @@ Debian's chromium (never a browser playwright downloads). Every request the brow
 goes through one route: requests to 127.0.0.1 go on, anything else is recorded and aborted.
 """
 import contextlib
+import gzip
 import http.server
 import os
 import threading
@@ -102,33 +103,40 @@ class Guard:
         route.continue_()
 
 
-# What the page looks like once diagrams.js is done: one entry per div.diagram. `kind` is
+# The diagrams of a page (book/diagrams.py draws them at build time; each figure.diagram
+# carries an svg per mermaid theme and book.css shows one): one entry per figure. `kind` is
 # mermaid's aria-roledescription ("flowchart-v2", ..., "error" for its syntax-error picture);
-# `scale` is drawn width over the svg's own width (label font size = 16px x scale).
-DIAGRAMS_JS = """() => [...document.querySelectorAll('div.diagram')].map(d => {
-  const svg = d.querySelector('svg');
+# `scale` is the shown svg's drawn width over its own width; `font` the smallest label's size
+# in CSS px as drawn; `box`/`scroll`: the scrolling box's width and content width; `hint`: the
+# height of the "scroll sideways" hint (0 while hidden).
+DIAGRAMS_JS = """() => [...document.querySelectorAll('figure.diagram')].map(d => {
+  const svgs = [...d.querySelectorAll(':scope > .diagram-scroll > svg')];
+  const shown = svgs.filter(s => getComputedStyle(s).display !== 'none' && s.getBoundingClientRect().width > 0);
+  const svg = shown[0] || null;
   const box = svg ? svg.getBoundingClientRect() : null;
   const vb = svg && svg.viewBox && svg.viewBox.baseVal;
-  const labels = svg ? [...svg.querySelectorAll('.nodeLabel, .edgeLabel, text')]
-                         .map(e => e.textContent.trim()).filter(Boolean) : [];
-  return {processed: d.hasAttribute('data-processed'),
-          svg: !!svg,
+  const scale = box && vb && vb.width ? box.width / vb.width : null;
+  const texts = svg ? [...svg.querySelectorAll('text')] : [];
+  const labels = texts.map(e => e.textContent.trim()).filter(Boolean);
+  const scroller = d.querySelector('.diagram-scroll');
+  const hint = d.querySelector('.diagram-hint');
+  return {svg: !!svg, svgs: svgs.length, shown: shown.map(s => s.getAttribute('class')),
           kind: svg ? svg.getAttribute('aria-roledescription') : null,
-          shapes: svg ? svg.querySelectorAll('g, path, rect, polygon, circle, text, foreignObject').length : 0,
+          shapes: svg ? svg.querySelectorAll('g, path, rect, polygon, circle, text').length : 0,
           labels: labels.slice(0, 20),
-          width: box ? box.width : 0, height: box ? box.height : 0,
-          scale: box && vb && vb.width ? box.width / vb.width : null,
+          width: box ? box.width : 0, height: box ? box.height : 0, scale,
+          font: texts.length && scale ? Math.min(...texts.map(t => parseFloat(getComputedStyle(t).fontSize))) * scale : null,
+          box: scroller ? scroller.clientWidth : 0, scroll: scroller ? scroller.scrollWidth : 0,
+          overflowX: scroller ? getComputedStyle(scroller).overflowX : null,
+          hint: hint ? hint.getBoundingClientRect().height : 0,
+          hintText: hint ? hint.textContent.trim() : '',
           text: svg ? '' : (d.textContent || '').trim().slice(0, 200)};
 })"""
 
-DIAGRAMS_DONE_JS = """() => [...document.querySelectorAll('div.diagram')]
-  .every(d => d.hasAttribute('data-processed') && (d.querySelector('svg') || d.textContent.includes('rror')))"""
-
 
 def wait_for_diagrams(page, timeout_ms: int = 30000) -> list[dict]:
-    """Wait until mermaid has processed every div.diagram (or time out), then describe them."""
-    with contextlib.suppress(Exception):
-        page.wait_for_function(DIAGRAMS_DONE_JS, timeout=timeout_ms)
+    """Describe the page's diagrams. They are in the HTML already (drawn at build time):
+    nothing to wait for; the name stays for the callers."""
     return page.evaluate(DIAGRAMS_JS)
 
 
@@ -168,9 +176,10 @@ class Settle:
 def page_weight(browser, url: str, settle_ms: int = 500) -> dict:
     """Load one page in a fresh context (empty cache) and add up what came over the wire.
 
-    Returns {"bytes": response bodies in total, "requests": count, "by_url": {url: bytes},
-    "outside": requests that tried to leave 127.0.0.1}. The search worker's fetches count
-    too; http.server sends no compression, so body bytes are what was transferred.
+    Returns {"bytes": response bodies in total, "gzip": the same bodies gzip-compressed (what
+    a server that compresses sends; http.server sends them plain), "requests": count,
+    "by_url": {url: bytes}, "gzip_by_url", "outside": requests that tried to leave 127.0.0.1}.
+    The search worker's fetches count too.
     """
     context = browser.new_context(viewport=DESKTOP)
     guard = Guard(context)
@@ -183,12 +192,15 @@ def page_weight(browser, url: str, settle_ms: int = 500) -> dict:
         wait_for_diagrams(page)
         page.wait_for_load_state("networkidle")
         time.sleep(settle_ms / 1000)
-        by_url = {}
+        by_url, gz = {}, {}
         for req in finished:
             size = req.sizes()["responseBodySize"]
             by_url[req.url] = by_url.get(req.url, 0) + max(size, 0)
-        return {"bytes": sum(by_url.values()), "requests": len(finished), "by_url": by_url,
-                "outside": list(guard.outside)}
+            resp = req.response()
+            body = resp.body() if resp is not None else b""
+            gz[req.url] = gz.get(req.url, 0) + len(gzip.compress(body, compresslevel=6, mtime=0))
+        return {"bytes": sum(by_url.values()), "gzip": sum(gz.values()), "requests": len(finished),
+                "by_url": by_url, "gzip_by_url": gz, "outside": list(guard.outside)}
     finally:
         context.close()
 

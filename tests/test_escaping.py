@@ -96,7 +96,8 @@ def make_site(root, pages):
     os.symlink(REPO / "book", root / "book")
     os.symlink(REPO / "macros", root / "macros")
     write(root / "docs" / "assets" / "book.css", "")
-    write(root / "docs" / "assets" / "diagrams.js", "")
+    os.symlink(REPO / "overrides", root / "overrides")
+    write(root / "docs" / "assets" / "search.js", "")
     for name, text in pages.items():
         write(root / "docs" / name, text)
     out = root / "build_outputs" / "esc"

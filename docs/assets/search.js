@@ -1,0 +1,65 @@
+// Three changes to Material's search, made before its bundle runs:
+// 1. The index (over 1 MB) is fetched when the reader starts to search, not on every page
+//    load: Material's request for search_index.json waits until the search box is used.
+// 2. A pasted error message is searched for its words. Material reads quotes, + - ~ ^ * and :
+//    as lunr query syntax, so `AlreadyExists("checkpoint.bpk")` found nothing at all.
+(function () {
+  var INDEX = /\/search\/search_index\.json$/;
+  var open = XMLHttpRequest.prototype.open;
+  var send = XMLHttpRequest.prototype.send;
+  var waiting = [];
+  var wanted = false;
+
+  XMLHttpRequest.prototype.open = function (method, url) {
+    this.__bookIndex = INDEX.test(String(url).split(/[?#]/)[0]);
+    return open.apply(this, arguments);
+  };
+  XMLHttpRequest.prototype.send = function () {
+    if (this.__bookIndex && !wanted) {
+      waiting.push([this, arguments]);
+      return;
+    }
+    return send.apply(this, arguments);
+  };
+
+  function want() {
+    if (wanted) return;
+    wanted = true;
+    waiting.splice(0).forEach(function (w) { send.apply(w[0], w[1]); });
+  }
+  function isSearch(el) {
+    return el && el.closest && (el.closest(".md-search") || el.closest("label[for='__search']"));
+  }
+  document.addEventListener("focusin", function (e) { if (isSearch(e.target)) want(); }, true);
+  document.addEventListener("pointerdown", function (e) { if (isSearch(e.target)) want(); }, true);
+  document.addEventListener("change", function (e) {
+    if (e.target && e.target.id === "__search" && e.target.checked) want();
+  }, true);
+  // A link with ?q= opens the search at once.
+  if (/[?&]q=/.test(location.search)) want();
+
+  // Material's query message to its search worker is {type: 2, data: "<query>"}.
+  var QUERY = 2;
+  var Original = window.Worker;
+  if (!Original) return;
+  function clean(q) {
+    return q.replace(/["+~^*:]/g, " ").replace(/(^|\s)-+/g, "$1 ");
+  }
+  // 3. Material's worker runs inside javascripts/workers/book-search.js, which fixes a lunr bug
+  //    that made every query with a common number in it fail (see that file).
+  var MATERIAL_WORKER = /(^|\/)(search\.[0-9a-f]+\.min\.js)$/;
+  window.Worker = function (url, options) {
+    var m = String(url).match(MATERIAL_WORKER);
+    if (m) url = String(url).replace(MATERIAL_WORKER, "$1book-search.js?material=" + m[2]);
+    var w = new Original(url, options);
+    var post = w.postMessage;
+    w.postMessage = function (msg) {
+      if (msg && msg.type === QUERY && typeof msg.data === "string") {
+        arguments[0] = { type: QUERY, data: clean(msg.data) };
+      }
+      return post.apply(w, arguments);
+    };
+    return w;
+  };
+  window.Worker.prototype = Original.prototype;
+})();
