@@ -10,8 +10,10 @@ from book import archive, diagrams, messages, structure  # noqa: E402
 from book.paths import Book  # noqa: E402
 
 # Search weight by page kind: a pasted error message should land on the pitfall that explains
-# it, and the appendix (which repeats every experiment's outcome) never before a content page.
-SEARCH_BOOST = {"pitfall": 2.0, "content": 1.0, "appendix": 0.5}
+# it, and the appendix (which repeats every experiment's outcome) never before a content page:
+# Material weighs a title 1000 times a word of text, so even the appendix's title must weigh
+# less than one word of a content page. The appendix is still found when nothing else matches.
+SEARCH_BOOST = {"pitfall": 2.0, "content": 1.0, "appendix": 1e-6}
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -32,16 +34,18 @@ def on_page_markdown(markdown, page, config, files):
     diagrams.check_page(page.file.src_path, markdown)
     if kind in SEARCH_BOOST:
         page.meta.setdefault("search", {}).setdefault("boost", SEARCH_BOOST[kind])
+    if kind == "appendix":
+        markdown = structure.unsearchable_headings(markdown)
     return structure.burn_first(kind, markdown)
 
 
 def on_pre_build(config):
     archive.reset()
+    diagrams.use(diagrams.Cache(Path(config["config_file_path"]).parent))
 
 
 def on_page_content(html, page, config, files):
     return archive.lighten(html)
-    diagrams.use(diagrams.Cache(Path(config["config_file_path"]).parent))
 
 
 def on_files(files, config):

@@ -85,3 +85,19 @@ def burn_first(kind: str | None, markdown: str) -> str:
             line = BURN_TAB_RE.sub(r'\1===+ "burn"', line)
         out.append(line)
     return "\n".join(out)
+
+
+HEADING_RE = re.compile(r"^(#{2,6}) +(.+?)\s*$")
+
+
+def unsearchable_headings(markdown: str) -> str:
+    """Every heading below the title marked data-search-exclude: an appendix's generated
+    sections (one per page and experiment) stay out of the search index, so that the appendix
+    never ranks above the page it reports on. Its title and introduction stay in."""
+    out = []
+    for line, _, in_fence in _walk(markdown):
+        m = HEADING_RE.match(line) if not in_fence else None
+        if m and not m.group(2).endswith("}"):
+            line = f"{m.group(1)} {m.group(2)} {{ data-search-exclude }}"
+        out.append(line)
+    return "\n".join(out)

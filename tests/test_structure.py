@@ -1,6 +1,7 @@
 """book.structure: the fixed H2 structures of pitfall and content pages."""
 import pytest
 
+from book import structure
 from book.structure import PITFALL, check, sections
 
 VERSION = '<p class="version-line">版本：burn 0.22.1</p>'
@@ -126,3 +127,11 @@ def test_heading_after_a_closed_fence_counts():
 def test_sections_bodies():
     secs = sections("intro\n## A ##\none\n## B\ntwo")
     assert secs == [("A", "one"), ("B", "two")]
+
+
+def test_appendix_headings_leave_the_search_index():
+    md = "# 附录\n\n引言\n\n## 逐页\n\n```text\n## not a heading\n```\n\n### 01-tensor\n\n#### x {: #a }\n"
+    out = structure.unsearchable_headings(md)
+    assert "## 逐页 { data-search-exclude }" in out and "### 01-tensor { data-search-exclude }" in out
+    assert "# 附录\n" in out and "## not a heading\n" in out  # the title and code stay as they are
+    assert "#### x {: #a }" in out  # a heading with its own attributes is left alone
