@@ -44,7 +44,7 @@ def result(book: Book, exp_id: str, row: dict) -> str:
     if state == "same":
         amount = ("逐个相等" if exact or worst["max_diff"] == 0 else
                   f"最大差 {worst['max_diff']:.1e}（容差 {tol:g}）")
-        head = "相同" if row["verdict"] == "same" else "burn 0.22.1 没有；上面的写法和 PyTorch 相同"
+        head = "相同" if row["verdict"] == "same" else "burn 0.22.1 没有；左边是最接近的写法，和 PyTorch 相同"
         return f"{head}：{'形状相同，' if shaped else ''}{n} 个值{amount}"
     if state == "differs":
         bad = next((f for f in leaves if f["error"]), None) or worst
@@ -77,7 +77,8 @@ def table(book: Book, exp_id: str, topic: str | None = None) -> str:
     lines = ["| PyTorch | burn 0.22.1 | 结果 |", "|---|---|---|"]
     for r in rows:
         lines.append(f"| {_code(r['torch'])} | {_burn_cell(book, r)} | {result(book, exp_id, r)} |")
-    return "\n".join(lines) + "\n"
+    # The wrapper lets book.css give the code columns room (code breaks only where it must).
+    return '<div class="ref-table" markdown>\n\n' + "\n".join(lines) + "\n\n</div>\n"
 
 
 def counts(book: Book, *exp_ids: str) -> dict:

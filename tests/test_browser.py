@@ -718,9 +718,43 @@ def test_the_search_index_waits_for_the_reader(browser, base_url):
     assert guard.outside == []
 
 
+def torch_names() -> list[tuple[str, str]]:
+    """(row id, the torch name a reader would search for) for each row of the torch → burn map:
+    the last name called in its torch column (x.masked_fill(m, v) → masked_fill,
+    nn.GRU(4, 3) → nn.GRU, x.clone().detach() → detach)."""
+    from book import reference
+    from book.render import manifest
+    out = []
+    for exp_id in reference.experiments(BOOK):
+        for r in manifest(BOOK, exp_id).rows:
+            names = re.findall(r"(?:nn\.|F\.)?[A-Za-z_][A-Za-z0-9_]*(?=\()", r["torch"])
+            if names:
+                out.append((r["id"], names[-1]))
+    return out
+
+
+def test_a_torch_name_finds_the_reference_row(browser, base_url):
+    """Typing a torch call's name (masked_fill, nn.GRU) finds the map's page among the results."""
+    names = torch_names()
+    assert any(n == "masked_fill" for _, n in names), names
+    context = browser.new_context(viewport=bu.DESKTOP)
+    missing = []
+    try:
+        page = context.new_page()
+        page.goto(base_url + "/reference/")
+        for row_id, name in dict.fromkeys(names):
+            _, found = run_search(page, name)
+            if "/reference/" not in found:
+                missing.append(f"{name} (row {row_id}): {found[:5]}")
+    finally:
+        context.close()
+    assert missing == [], "\n".join(missing)
+
+
 def test_appendix_is_never_above_a_content_page(browser, base_url):
-    """The appendix repeats every experiment's outcome, but its generated tables are left out
-    of the index: it comes after every content page, except for a search of its own name."""
+    """The appendix repeats every experiment's outcome, but its generated sections are left
+    out of the index and it weighs next to nothing: it comes after every content page, even
+    for its own name, and is still found."""
     context = browser.new_context(viewport=bu.DESKTOP)
     problems = []
     try:
@@ -729,9 +763,11 @@ def test_appendix_is_never_above_a_content_page(browser, base_url):
         for query in [*QUERIES, "panic", "compile_error", "burn", "E0382", "mismatch", "缓存"]:
             _, found = run_search(page, query)
             problems += appendix_before_content(query, found)
-        _, found = run_search(page, "执行报告")
-        if found[:1] != ["/appendix/report/"]:
-            problems.append(f"'执行报告' (the report's own title): first {found[:1]}")
+        for query, path in (("执行报告", "/appendix/report/"), ("版本漂移", "/appendix/drift/")):
+            _, found = run_search(page, query)
+            problems += appendix_before_content(query, found)
+            if path not in found:
+                problems.append(f"{query!r} (the appendix page's own title): {path} not found")
     finally:
         context.close()
     assert problems == [], "\n".join(problems)

@@ -86,6 +86,8 @@ def test_the_table_renders_from_the_outputs(ws, tmp_path):
     cache.write_entry(book, exp.id, result["files"])
     text = reference.table(book, exp.id, "形状")
     lines = text.strip().splitlines()
+    assert lines[0] == "<div class=\"ref-table\" markdown>" and lines[-1] == "</div>"
+    lines = lines[2:-2]
     assert lines[0] == "| PyTorch | burn 0.22.1 | 结果 |" and len(lines) == 4
     assert "相同：形状相同，2 个值逐个相等" in lines[2]
     # The numbers of a row that differs come from the run, after the manifest's words.
