@@ -278,3 +278,32 @@ def discover(book: Book) -> list[Experiment]:
             raise BookError(f"实验 id {e.id!r} 重复：{seen[e.id]} 和 {e.manifest}")
         seen[e.id] = e.manifest
     return exps
+
+
+# A site build asks for manifests thousands of times (every macro call names an experiment):
+# book/hooks.py turns this memo on for one build and off after it. Elsewhere it stays off.
+_build_memo: dict | None = None
+
+
+def start_build_memo():
+    global _build_memo
+    _build_memo = {}
+
+
+def stop_build_memo():
+    global _build_memo
+    _build_memo = None
+
+
+def by_id(book: Book) -> dict[str, Experiment]:
+    """Every experiment by id: discovered once per site build, or afresh outside one."""
+    if _build_memo is None:
+        return {e.id: e for e in discover(book)}
+    key = str(book.root)
+    if key not in _build_memo:
+        _build_memo[key] = {e.id: e for e in discover(book)}
+    return _build_memo[key]
+
+
+def building() -> bool:
+    return _build_memo is not None

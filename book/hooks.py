@@ -6,7 +6,7 @@ from mkdocs.exceptions import PluginError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from book import archive, diagrams, messages, structure  # noqa: E402
+from book import archive, diagrams, discover, messages, structure  # noqa: E402
 from book.paths import Book  # noqa: E402
 
 # Search weight by page kind: a pasted error message should land on the pitfall that explains
@@ -40,6 +40,7 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_pre_build(config):
+    discover.start_build_memo()
     archive.reset()
     diagrams.use(diagrams.Cache(Path(config["config_file_path"]).parent))
 
@@ -54,3 +55,11 @@ def on_files(files, config):
     for path, data in archive.all_archives(Book(Path(config["config_file_path"]).parent)).items():
         files.append(File.generated(config, path, content=data))
     return files
+
+
+def on_post_build(config):
+    discover.stop_build_memo()
+
+
+def on_build_error(error):
+    discover.stop_build_memo()

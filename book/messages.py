@@ -3,7 +3,7 @@ Python exception lines. Taken from the cached outputs, so a page can carry them 
 import re
 
 from . import outputs
-from .discover import discover
+from .discover import by_id
 from .errors import BookError
 from .paths import Book
 from .render import fence
@@ -40,7 +40,7 @@ def of_experiment(book: Book, exp_id: str) -> list[str]:
 def of_page(book: Book, page: str) -> list[tuple[str, str]]:
     """(experiment id, message) for every experiment of a page (its `page:` key)."""
     out = []
-    for exp in discover(book):
+    for exp in by_id(book).values():
         if exp.page == page and (book.outputs / exp.id / "outcome.json").is_file():
             out += [(exp.id, m) for m in of_experiment(book, exp.id)]
     return out

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from . import hardware, outputs, sources
-from .discover import load
+from .discover import building, by_id, load
 from .errors import BookError
 from .paths import Book
 
@@ -67,6 +67,11 @@ def extract(path: Path, region: str | None, book: Book) -> str:
 
 
 def manifest(book: Book, exp_id: str):
+    if building():  # a site build: every manifest was read once already
+        exps = by_id(book)
+        if exp_id not in exps:
+            raise BookError(f"没有实验 {exp_id!r}（experiments/ 下找不到 {exp_id}.yaml）")
+        return exps[exp_id]
     paths = [p for p in book.experiments.rglob(f"{exp_id}.yaml")]
     if len(paths) != 1:
         raise BookError(f"没有实验 {exp_id!r}（experiments/ 下找不到 {exp_id}.yaml）")

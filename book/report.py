@@ -3,7 +3,7 @@ import json
 
 from . import contract, hardware
 from .render import cell
-from .discover import discover
+from .discover import by_id
 from .paths import Book
 from .runner import STATE_FILE
 
@@ -69,7 +69,7 @@ def rows(book: Book) -> list[dict]:
     except (OSError, ValueError, KeyError):
         states = {}
     out = []
-    for e in discover(book):
+    for e in by_id(book).values():
         d = book.outputs / e.id
         rec = {"id": e.id, "page": e.page or "", "exp": e, "state": states.get(e.id, {}).get("state")}
         if (d / "outcome.json").is_file():
