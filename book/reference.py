@@ -3,7 +3,7 @@ each with its verdict from the run. Only reads build_outputs/ and the manifests.
 import html
 
 from . import outputs, sources
-from .discover import discover
+from .discover import by_id
 from .errors import BookError
 from .paths import Book
 from .render import manifest
@@ -101,4 +101,22 @@ def topics(book: Book, exp_id: str) -> list[str]:
 
 def experiments(book: Book, page: str = "reference") -> list[str]:
     """The table-driven experiments of a page, in id order (ref-1-…, ref-2-…)."""
-    return sorted(e.id for e in discover(book) if e.rows and e.page == page)
+    return sorted(e.id for e in by_id(book).values() if e.rows and e.page == page)
+
+
+def row_line(book: Book, exp_id: str, row_id: str, verdict: str = "same") -> str:
+    """One row of the map as a line of prose, "`torch` → `burn`：result"; the build stops if the
+    run no longer gives this verdict (a trap that came back, or a fix that went away)."""
+    exp = manifest(book, exp_id)
+    rows = {r["id"]: r for r in exp.rows}
+    if row_id not in rows:
+        raise BookError(f"实验 {exp_id} 没有行 {row_id!r}")
+    r = rows[row_id]
+    state = outputs.entry(book, exp_id).json("outcome.json")["compare"]["rows"].get(row_id)
+    if r["verdict"] != verdict or state != ROW_STATE[verdict]:
+        raise BookError(f"正文说对照表的行 {exp_id}/{row_id} 是 {verdict}，表里写的是 {r['verdict']}，"
+                        f"运行的结果是 {state}：改正文或查实验")
+    return f"{_code(r['torch'])} → {_code(r['burn'])}：{result(book, exp_id, r)}"
+
+
+ROW_STATE = {"same": "same", "none": "same", "differs": "differs"}

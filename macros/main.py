@@ -63,7 +63,11 @@ def define_env(env):
     def reference_experiments(book):
         return reference.experiments(book)
 
-    for fn in (reference_table, reference_counts, reference_topics, reference_experiments):
+    def reference_row(book, exp_id, row_id, verdict="same"):
+        return reference.row_line(book, exp_id, row_id, verdict)
+
+    for fn in (reference_table, reference_counts, reference_topics, reference_experiments,
+               reference_row):
         macro(fn)
 
     for fn in (render.code, render.pair, render.side_output, render.outputs_tabs,

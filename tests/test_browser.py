@@ -877,8 +877,14 @@ def burn_file(repo_path: str, version: str) -> Path | None:
     """crates/burn-flex/src/x.rs -> <registry>/burn-flex-<version>/src/x.rs (Cargo.toml:
     the .orig cargo keeps of the file in the repo), via each crate's path_in_vcs."""
     for root in sources.registry_roots():
-        for d in root.glob(f"burn*-{version}"):
+        burn = root / f"burn-{version}"
+        if not burn.is_dir():
+            continue
+        # Every crate published from burn's repository at that commit (pytorch-reader too).
+        for d in root.glob(f"*-{version}"):
             try:
+                if sources.vcs_commit(d) != sources.vcs_commit(burn):
+                    continue
                 prefix = sources.path_in_vcs(d).strip("/") + "/"
             except Exception:
                 continue

@@ -96,6 +96,13 @@ def test_the_table_renders_from_the_outputs(ws, tmp_path):
     assert reference.topics(book, exp.id) == ["形状", "归约"]
     with pytest.raises(BookError, match="没有 topic 为 '激活'"):
         reference.table(book, exp.id, "激活")
+    # Prose that names a row: it renders the row, and stops the build when the verdict moved.
+    assert reference.row_line(book, exp.id, "a").startswith("<code>x.reshape(2)</code> → ")
+    assert "不同：舍入方式不同" in reference.row_line(book, exp.id, "b", "differs")
+    with pytest.raises(BookError, match="表里写的是 differs"):
+        reference.row_line(book, exp.id, "b")
+    with pytest.raises(BookError, match="没有行 'z'"):
+        reference.row_line(book, exp.id, "z")
 
 
 @pytest.mark.parametrize("rows, words", [
