@@ -7,6 +7,7 @@ bias element o 0.5·cos(o + 1); at step t (1-based) the gradients are set direct
 numbers as crates/ref-training. Rows about random draws compare bounds and moments, not draws.
 """
 import io
+import dataclasses
 import json
 import math
 
@@ -422,6 +423,34 @@ def save_load_file():
     fresh = nn.Linear(IN, OUT)
     fresh.load_state_dict(torch.load("lin.pt"))
     return {"weight": nums(fresh.weight), "bias": nums(fresh.bias)}
+
+
+@dataclasses.dataclass
+class TrainConfig:
+    """What a training script keeps in its config file (burn: #[derive(Config)])."""
+    lr: float
+    batch_size: int
+    momentum: float = 0.9
+
+
+@row
+def config_roundtrip():
+    cfg = TrainConfig(lr=0.05, batch_size=16)
+    with open("train.json", "w", encoding="utf-8") as f:
+        json.dump(dataclasses.asdict(cfg), f)
+    with open("train.json", encoding="utf-8") as f:
+        back = TrainConfig(**json.load(f))
+    return {"lr": back.lr, "batch_size": back.batch_size, "momentum": back.momentum}
+
+
+@row
+def config_missing_default():
+    # A file written before `momentum` existed: the field's default fills it in.
+    with open("old.json", "w", encoding="utf-8") as f:
+        json.dump({"lr": 0.05, "batch_size": 16}, f)
+    with open("old.json", encoding="utf-8") as f:
+        back = TrainConfig(**json.load(f))
+    return {"loaded": f"momentum = {back.momentum}"}
 
 
 @row

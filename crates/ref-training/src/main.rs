@@ -272,6 +272,19 @@ fn panics(f: impl FnOnce() + std::panic::UnwindSafe) -> bool {
     r
 }
 
+/// What a training script keeps in its config file (PyTorch: a dataclass written as JSON).
+#[derive(Config, Debug)]
+struct TrainConfig {
+    lr: f64,
+    batch_size: usize,
+    #[config(default = 0.9)]
+    momentum: f64,
+}
+
+fn config_json(c: &TrainConfig) -> Value {
+    json!({"lr": c.lr, "batch_size": c.batch_size, "momentum": c.momentum})
+}
+
 fn main() {
     let d = Device::flex();
     let mut rows = Map::new();
@@ -548,6 +561,15 @@ fn main() {
     make_linear(&d).save_file("lin.bpk").unwrap();
     let fresh = LinearConfig::new(IN, OUT).init(&d).load_file("lin.bpk");
     row("save_load_file", params(&fresh));
+    let cfg = TrainConfig::new(0.05, 16);
+    cfg.save("train.json").unwrap();
+    row("config_roundtrip", config_json(&TrainConfig::load("train.json").unwrap()));
+    // A file written before `momentum` existed: #[config(default)] fills it in.
+    std::fs::write("old.json", r#"{"lr": 0.05, "batch_size": 16}"#).unwrap();
+    row("config_missing_default", match TrainConfig::load("old.json") {
+        Ok(c) => json!({"loaded": format!("momentum = {}", c.momentum)}),
+        Err(e) => json!({"loaded": format!("{e:?}")}),
+    });
     let bytes = make_linear(&d).into_record().into_bytes().unwrap();
     let fresh = LinearConfig::new(IN, OUT)
         .init(&d)
