@@ -3,6 +3,7 @@ each with its verdict from the run. Only reads build_outputs/ and the manifests.
 import html
 
 from . import outputs, sources
+from .contract import ROW_WANT
 from .discover import by_id
 from .errors import BookError
 from .paths import Book
@@ -113,10 +114,8 @@ def row_line(book: Book, exp_id: str, row_id: str, verdict: str = "same") -> str
         raise BookError(f"实验 {exp_id} 没有行 {row_id!r}")
     r = rows[row_id]
     state = outputs.entry(book, exp_id).json("outcome.json")["compare"]["rows"].get(row_id)
-    if r["verdict"] != verdict or state != ROW_STATE[verdict]:
+    if r["verdict"] != verdict or state != ROW_WANT[verdict]:
         raise BookError(f"正文说对照表的行 {exp_id}/{row_id} 是 {verdict}，表里写的是 {r['verdict']}，"
                         f"运行的结果是 {state}：改正文或查实验")
     return f"{_code(r['torch'])} → {_code(r['burn'])}：{result(book, exp_id, r)}"
 
-
-ROW_STATE = {"same": "same", "none": "same", "differs": "differs"}
