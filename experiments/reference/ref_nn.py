@@ -209,6 +209,14 @@ def batchnorm_running_var():
 
 
 @row
+def batchnorm_momentum_none():
+    m = nn.BatchNorm1d(3, momentum=None)  # cumulative average over the batches seen
+    for t in range(3):
+        m(data(4, 3, phase=10.0 * t) * 3)
+    return {"running_mean": flat(m.running_mean)}
+
+
+@row
 def batchnorm2d_eval():
     m = weights(nn.BatchNorm2d(3))
     with torch.no_grad():
@@ -314,6 +322,34 @@ def lstm_seq_first():
     return {"y": flat(y), "shape": list(y.shape)}
 
 
+def lstm_states(m, x):
+    x = x.clone().requires_grad_(True)
+    y, (h, c) = m(x)
+    (dx,) = backward(y, x)
+    return {"y": flat(y), "shape": list(y.shape), "h_n": flat(h), "c_n": flat(c), "dx": dx}
+
+
+@row
+def lstm_num_layers():
+    # Phases 10..80: l0's four tensors, then l1's.
+    return lstm_states(weights(nn.LSTM(3, 4, num_layers=2, batch_first=True)), data(2, 5, 3) * 2)
+
+
+@row
+def lstm_bidirectional():
+    # Phases 10..80: l0's four tensors, then l0_reverse's.
+    return lstm_states(weights(nn.LSTM(3, 4, batch_first=True, bidirectional=True)), data(2, 5, 3) * 2)
+
+
+@row
+def lstm_proj_size():
+    # Phases 10..50: weight_ih [16, 3], weight_hh [16, 2], bias_ih, bias_hh, weight_hr [2, 4].
+    m = weights(nn.LSTM(3, 4, proj_size=2, batch_first=True))
+    with torch.no_grad():
+        y, (h, c) = m(data(2, 5, 3) * 2)
+    return {"y": flat(y), "shape": list(y.shape), "h_n": flat(h), "c_n": flat(c)}
+
+
 @row
 def rnn_cell():
     m = weights(nn.RNNCell(3, 4))
@@ -371,6 +407,18 @@ def mha_key_padding_mask():
     return {"y": flat(y), "shape": list(y.shape)}
 
 
+def causal():
+    return torch.triu(torch.ones(3, 3, dtype=torch.bool), 1)  # True = may not attend
+
+
+@row
+def mha_attn_mask():
+    m = mha_module()
+    x = data(2, 3, 4) * 2
+    y, _ = m(x, x, x, attn_mask=causal())
+    return {"y": flat(y), "shape": list(y.shape)}
+
+
 @row
 def mha_all_masked():
     m = mha_module()
@@ -380,7 +428,7 @@ def mha_all_masked():
     return {"nan": flat(y.isnan())}
 
 
-def encoder_layer(norm_first):
+def encoder_layer(norm_first, mask=None):
     m = nn.TransformerEncoderLayer(4, 2, dim_feedforward=6, dropout=0.0, batch_first=True,
                                    norm_first=norm_first)
     setp(m.self_attn.in_proj_weight, 10.0)
@@ -397,13 +445,18 @@ def encoder_layer(norm_first):
     setp(m.norm2.bias, 120.0)
     m.eval()
     with torch.no_grad():
-        y = m(data(2, 3, 4) * 2)
+        y = m(data(2, 3, 4) * 2, src_mask=mask)
     return {"y": flat(y), "shape": list(y.shape)}
 
 
 @row
 def transformer_encoder_layer():
     return encoder_layer(False)
+
+
+@row
+def transformer_encoder_causal():
+    return encoder_layer(False, causal())
 
 
 @row

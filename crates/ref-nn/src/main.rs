@@ -4,19 +4,20 @@
 //! moved into burn's (Linear [out, in] → [in, out]; LSTM/GRU/MHA stacked gates → one Linear
 //! each). Gradients are read back in PyTorch's layout. L = sum(y · G), G of phase 50.
 use burn::module::{Param, RunningState};
-use burn::nn::attention::{MhaInput, MultiHeadAttention, MultiHeadAttentionConfig};
+use burn::nn::attention::{generate_autoregressive_mask, MhaInput, MultiHeadAttention, MultiHeadAttentionConfig};
 use burn::nn::activation::{ActivationConfig, HardtanhConfig};
 use burn::nn::conv::{Conv1dConfig, Conv2dConfig, ConvTranspose2dConfig};
 use burn::nn::interpolate::{Interpolate2dConfig, InterpolateMode};
 use burn::nn::pool::{AdaptiveAvgPool2dConfig, AvgPool2dConfig, MaxPool2dConfig};
 use burn::nn::transformer::{TransformerEncoderConfig, TransformerEncoderLayer};
 use burn::nn::{
-    BatchNormConfig, DropoutConfig, EluConfig, EmbeddingConfig, GateController,
+    BatchNormConfig, BiLstmConfig, DropoutConfig, EluConfig, EmbeddingConfig, GateController,
     Gelu, GroupNormConfig, GruConfig, InstanceNormConfig, LayerNormConfig,
-    LeakyReluConfig, Linear, LinearConfig, LstmConfig, LstmState, PReluConfig, PaddingConfig1d,
+    LeakyReluConfig, Linear, LinearConfig, Lstm, LstmConfig, LstmState, PReluConfig, PaddingConfig1d,
     PaddingConfig2d, RnnConfig, RnnState, SoftplusConfig,
 };
 use burn::prelude::*;
+use burn::tensor::activation::sigmoid;
 use burn::tensor::ops::PadMode;
 use burn::tensor::Gradients;
 use serde_json::{json, Map, Value};
@@ -67,8 +68,9 @@ fn block1(b: &Tensor<1>, g: usize, h: usize) -> Tensor<1> {
     b.clone().slice([g * h..(g + 1) * h])
 }
 
-/// PyTorch's RNN weights (weight_ih, weight_hh, bias_ih, bias_hh: phases 10..40) split into
-/// one GateController per gate, in PyTorch's gate order.
+/// PyTorch's RNN weights (weight_ih, weight_hh, bias_ih, bias_hh: phases 10..40, or
+/// base + 10..40 for a later layer / direction) split into one GateController per gate,
+/// in PyTorch's gate order.
 struct TorchRnn {
     w_ih: Tensor<2>,
     w_hh: Tensor<2>,
@@ -79,14 +81,24 @@ struct TorchRnn {
 
 impl TorchRnn {
     fn new(gates: usize, d_in: usize, h: usize) -> Self {
+        Self::at(gates, d_in, h, 0.0)
+    }
+    fn at(gates: usize, d_in: usize, h: usize, base: f64) -> Self {
         let p = Device::flex();
         TorchRnn {
-            w_ih: data([gates * h, d_in], 10.0, &p),
-            w_hh: data([gates * h, h], 20.0, &p),
-            b_ih: data([gates * h], 30.0, &p),
-            b_hh: data([gates * h], 40.0, &p),
+            w_ih: data([gates * h, d_in], base + 10.0, &p),
+            w_hh: data([gates * h, h], base + 20.0, &p),
+            b_ih: data([gates * h], base + 30.0, &p),
+            b_hh: data([gates * h], base + 40.0, &p),
             h,
         }
+    }
+    /// PyTorch's i, f, g, o into an existing Lstm (keeps its config, e.g. BiLstm's halves).
+    fn set_lstm(&self, lstm: &mut Lstm, device: &Device) {
+        lstm.input_gate = self.gate(0, device);
+        lstm.forget_gate = Some(self.gate(1, device));
+        lstm.cell_gate = self.gate(2, device);
+        lstm.output_gate = self.gate(3, device);
     }
     fn gate(&self, g: usize, device: &Device) -> GateController {
         let h = self.h;
@@ -128,7 +140,7 @@ fn mha_module(device: &Device) -> MultiHeadAttention {
 /// `by_name`: torch's norm1 → burn's norm_1, norm2 → norm_2. In burn's norm_first layer it is
 /// norm_2 that runs before the attention and norm_1 before the feed-forward, so the right
 /// mapping there swaps them.
-fn encoder_layer(norm_first: bool, by_name: bool, d: &Device) -> Value {
+fn encoder_layer(norm_first: bool, by_name: bool, mask: Option<Tensor<3, Bool>>, d: &Device) -> Value {
     let p = Device::flex();
     let config = TransformerEncoderConfig::new(4, 6, 2, 1)
         .with_dropout(0.0)
@@ -147,7 +159,7 @@ fn encoder_layer(norm_first: bool, by_name: bool, d: &Device) -> Value {
     norm1.beta = Some(param(data([4], 100.0, &p), d));
     norm2.gamma = param(data([4], 110.0, &p), d);
     norm2.beta = Some(param(data([4], 120.0, &p), d));
-    let y = layer.forward(data([2, 3, 4], 0.0, d) * 2.0, None, None);
+    let y = layer.forward(data([2, 3, 4], 0.0, d) * 2.0, None, mask);
     json!({"y": flat(y.clone()), "shape": y.dims()})
 }
 
@@ -296,6 +308,13 @@ fn main() {
         let _ = fresh.forward(leaf(data([4, 3], 0.0, &d) * 3.0, &ad));
         row("batchnorm_running_mean", json!({"running_mean": flat(fresh.running_mean.value_sync())}));
         row("batchnorm_running_var", json!({"running_var": flat(fresh.running_var.value_sync())}));
+        // No momentum=None: momentum 1/(t+1) before batch t makes the update the cumulative average.
+        let mut bn = BatchNormConfig::new(3).init(&ad);
+        for t in 0..3 {
+            bn.momentum = 1.0 / (t + 1) as f64;
+            let _ = bn.forward(leaf(data([4, 3], 10.0 * t as f64, &d) * 3.0, &ad));
+        }
+        row("batchnorm_momentum_none", json!({"running_mean": flat(bn.running_mean.value_sync())}));
     }
     {
         let mut bn = BatchNormConfig::new(3).init(&ad);
@@ -432,6 +451,55 @@ fn main() {
         row("lstm_seq_first", json!({"y": flat(y.clone()), "shape": y.dims()}));
     }
     {
+        // No num_layers: two Lstm, the second fed the first's output; torch's l1 has phases 50..80.
+        let (t0, t1) = (TorchRnn::at(4, 3, 4, 0.0), TorchRnn::at(4, 4, 4, 40.0));
+        let mut l0 = LstmConfig::new(3, 4, true).init(&ad);
+        let mut l1 = LstmConfig::new(4, 4, true).init(&ad);
+        t0.set_lstm(&mut l0, &ad);
+        t1.set_lstm(&mut l1, &ad);
+        let x = input(data([2, 5, 3], 0.0, &d) * 2.0, &ad);
+        let (y0, s0) = l0.forward(x.clone(), None);
+        let (y, s1) = l1.forward(y0, None);
+        let g = backward(&y);
+        // torch's h_n, c_n: [num_layers, batch, hidden].
+        let h_n = Tensor::stack::<3>(vec![s0.hidden, s1.hidden], 0);
+        let c_n = Tensor::stack::<3>(vec![s0.cell, s1.cell], 0);
+        row("lstm_num_layers", json!({"y": flat(y.clone()), "shape": y.dims(), "h_n": flat(h_n),
+            "c_n": flat(c_n), "dx": grad(&x, &g)}));
+    }
+    {
+        // torch's l0 (phases 10..40) → forward, l0_reverse (50..80) → reverse.
+        let mut bi = BiLstmConfig::new(3, 4, true).init(&ad);
+        TorchRnn::at(4, 3, 4, 0.0).set_lstm(&mut bi.forward, &ad);
+        TorchRnn::at(4, 3, 4, 40.0).set_lstm(&mut bi.reverse, &ad);
+        let x = input(data([2, 5, 3], 0.0, &d) * 2.0, &ad);
+        let (y, s) = bi.forward(x.clone(), None);
+        let g = backward(&y);
+        row("lstm_bidirectional", json!({"y": flat(y.clone()), "shape": y.dims(), "h_n": flat(s.hidden),
+            "c_n": flat(s.cell), "dx": grad(&x, &g)}));
+    }
+    {
+        // No proj_size: the recurrence by hand; h = W_hr (o * tanh c) is fed back, so W_hh is [4h, proj].
+        let (hd, pr) = (4, 2);
+        let w_ih = data([4 * hd, 3], 10.0, &d).transpose();
+        let w_hh = data([4 * hd, pr], 20.0, &d).transpose();
+        let b = (data([4 * hd], 30.0, &d) + data([4 * hd], 40.0, &d)).unsqueeze::<2>();
+        let w_hr = data([pr, hd], 50.0, &d).transpose();
+        let x = data([2, 5, 3], 0.0, &d) * 2.0;
+        let (mut h, mut c) = (Tensor::<2>::zeros([2, pr], &d), Tensor::<2>::zeros([2, hd], &d));
+        let mut ys = Vec::new();
+        for t in 0..5 {
+            let xt = x.clone().slice([0..2, t..t + 1, 0..3]).reshape([2, 3]);
+            let z = xt.matmul(w_ih.clone()) + h.matmul(w_hh.clone()) + b.clone();
+            let [i, f, g, o]: [Tensor<2>; 4] = z.chunk(4, 1).try_into().unwrap(); // torch's order
+            c = sigmoid(f) * c + sigmoid(i) * g.tanh();
+            h = (sigmoid(o) * c.clone().tanh()).matmul(w_hr.clone());
+            ys.push(h.clone());
+        }
+        let y = Tensor::stack::<3>(ys, 1);
+        row("lstm_proj_size", json!({"y": flat(y.clone()), "shape": y.dims(), "h_n": flat(h), "c_n": flat(c)}));
+    }
+    {
         // No cells: a sequence of length 1 with the given state.
         let x = (data([2, 3], 0.0, &d) * 2.0).unsqueeze_dim::<3>(1);
         let h0 = data([2, 4], 80.0, &d);
@@ -470,14 +538,18 @@ fn main() {
         let pad = Tensor::<2, Bool>::from_bool(TensorData::from([[false, false, true], [false, true, true]]), &d);
         let y = mha.forward(MhaInput::self_attn(x.clone()).mask_pad(pad)).context;
         row("mha_key_padding_mask", json!({"y": flat(y.clone()), "shape": y.dims()}));
+        // [batch, L, S], true = masked: torch's triu(ones, 1) repeated per batch.
+        let y = mha.forward(MhaInput::self_attn(x.clone()).mask_attn(generate_autoregressive_mask(2, 3, &d))).context;
+        row("mha_attn_mask", json!({"y": flat(y.clone()), "shape": y.dims()}));
         let pad = Tensor::<2, Bool>::from_bool(TensorData::from([[true, true, true], [false, true, true]]), &d);
         let y = mha.forward(MhaInput::self_attn(x).mask_pad(pad)).context;
         let nan: Vec<bool> = flat(y).iter().map(|v| v.is_nan()).collect();
         row("mha_all_masked", json!({"nan": nan}));
     }
-    row("transformer_encoder_layer", encoder_layer(false, true, &d));
-    row("transformer_encoder_layer_norm_first", encoder_layer(true, false, &d));
-    row("transformer_norm_first_by_name", encoder_layer(true, true, &d));
+    row("transformer_encoder_layer", encoder_layer(false, true, None, &d));
+    row("transformer_encoder_causal", encoder_layer(false, true, Some(generate_autoregressive_mask(2, 3, &d)), &d));
+    row("transformer_encoder_layer_norm_first", encoder_layer(true, false, None, &d));
+    row("transformer_norm_first_by_name", encoder_layer(true, true, None, &d));
 
     // ---- 插值 ----
     let x34 = || data([1, 1, 3, 4], 0.0, &d);
