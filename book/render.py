@@ -143,6 +143,12 @@ def compact_json(text: str) -> str:
     return _emit(data, 0) + "\n"
 
 
+def pitfall_count(book: Book) -> int:
+    """How many pages under docs/10-pitfalls are pitfalls (front matter kind: pitfall)."""
+    return sum(1 for f in (book.root / "docs" / "10-pitfalls").glob("*.md")
+               if re.match(r"---\s*\n(?:.*\n)*?kind:\s*pitfall\s*\n", f.read_text(encoding="utf-8")))
+
+
 def has_output(book: Book, exp_id: str) -> bool:
     """For pages that show an experiment needing hardware no machine has run it on yet."""
     manifest(book, exp_id)
