@@ -90,14 +90,24 @@ def locked_deps(book: Book, crate: str) -> list[str]:
     return deps
 
 
+_LOCAL_CRATES: dict = {}
+
+
 def local_crates(book: Book) -> dict[str, Path]:
-    """Package name → directory, for the crates of this workspace."""
+    """Package name → directory, for the crates of this workspace. Asked once per
+    experiment: memoised on the manifests' paths, sizes and mtimes."""
+    tomls = sorted(book.crates.glob("*/Cargo.toml"))
+    stamp = tuple((t, st.st_size, st.st_mtime_ns) for t in tomls for st in [t.stat()])
+    hit = _LOCAL_CRATES.get(book.root)
+    if hit and hit[0] == stamp:
+        return dict(hit[1])
     out = {}
-    for toml in sorted(book.crates.glob("*/Cargo.toml")):
+    for toml in tomls:
         name = tomllib.loads(toml.read_text(encoding="utf-8")).get("package", {}).get("name")
         if name:
             out[name] = toml.parent
-    return out
+    _LOCAL_CRATES[book.root] = (stamp, out)
+    return dict(out)
 
 
 def lock_has_members(book: Book) -> bool:
@@ -121,11 +131,10 @@ def inputs(exp: Experiment, book: Book) -> dict:
         paths += [p for p in (book.root / ".cargo" / "config.toml", book.root / "rust-toolchain.toml",
                               book.root / "rust-toolchain") if p.is_file()]
         # Path dependencies have no checksum in Cargo.lock: hash their sources instead.
-        local = local_crates(book)
-        for dep in locked_deps(book, exp.burn["crate"]):
-            name, _, checksum = dep.split(" ")
-            if checksum == "local" and name in local:
-                paths.append(local[name])
+        local_deps = [d.split(" ")[0] for d in locked_deps(book, exp.burn["crate"])
+                      if d.endswith(" local")]
+        local = local_crates(book) if local_deps else {}
+        paths += [local[name] for name in local_deps if name in local]
     if exp.python:
         paths.append(book.pins)
     # Crates whose binaries the experiment runs: their sources and their Cargo.lock slices.

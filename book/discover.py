@@ -6,6 +6,9 @@ from pathlib import Path
 
 import yaml
 
+# libyaml's loader is about 10 times faster and reads the same safe subset.
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 from . import hardware
 from .errors import BookError
 from .paths import Book
@@ -147,7 +150,7 @@ def _rows(path, rows, compare) -> list:
 
 def load(path: Path, book: Book) -> Experiment:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
     except yaml.YAMLError as e:
         _fail(path, f"不是合法的 YAML：{e}")
     if not isinstance(data, dict):
