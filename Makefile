@@ -8,10 +8,14 @@ MERMAID := node_modules/.stamp
 .PHONY: site test serve check outputs setup bench clean diff review drift reproduce
 
 ## make site：准备环境，重跑输入变了的实验，构建 site/
+##   什么都没变时（输入文件的内容、工具链、site/ 本身）整步跳过；FORCE=1 照样重建
 site: setup
-	$(PY) -m book.runner build
-	$(PY) -m book.diagrams
-	$(PY) -m mkdocs build --strict --quiet
+	@$(if $(FORCE),false,$(PY) -m book.site_stamp check) || { \
+	  $(PY) -m book.runner build && \
+	  $(PY) -m book.diagrams && \
+	  $(PY) -m book.site_stamp snapshot && \
+	  $(PY) -m mkdocs build --strict --quiet && \
+	  $(PY) -m book.site_stamp commit; }
 	@echo
 	@echo "构建完成：site/index.html"
 	@echo "阅读：make serve，然后打开 http://127.0.0.1:8000/"

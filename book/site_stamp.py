@@ -1,0 +1,175 @@
+"""Whether site/ already is the build of the inputs as they are now: `make site`'s first step.
+
+Before mkdocs runs (the runner and the diagrams have written what they write), `snapshot`
+records every input file the working tree has (what git
+tracks or would track: pages, manifests, scripts, crates, build_outputs/, the book's own
+code, the lock files) with its size, mtime and sha256; the machine facts a build reads (the
+toolchain, the hardware the runner looks for, BOOK_* variables); and once mkdocs has succeeded, `commit` adds the listing of site/.
+`check` exits 0 only when all of it still holds. A file whose mtime changed (a checkout, a
+touch) is hashed again, so only a real change in content makes the build run.
+
+    python -m book.site_stamp check      # 0: nothing to do; 1: build (and says why)
+    python -m book.site_stamp snapshot   # before mkdocs build: inputs as this build sees them
+    python -m book.site_stamp commit     # after it succeeded
+
+An input edited while mkdocs runs is recorded with its old content, so the next check
+rebuilds; a failed build leaves no stamp.
+"""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from . import hardware
+from .paths import Book
+
+STAMP = Path("target") / ".site-stamp.json"
+PENDING = Path("target") / ".site-stamp.pending.json"
+# Facts outside the tree that change what a build makes.
+ENV_PREFIXES = ("BOOK_",)
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def input_files(book: Book) -> list[str] | None:
+    """Every file git tracks or would track (untracked but not ignored); None outside git."""
+    try:
+        p = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                           cwd=book.root, capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if p.returncode != 0:
+        return None
+    # A deleted but still tracked file is not an input any more.
+    return sorted(f for f in set(p.stdout.decode().split("\0"))
+                  if f and (book.root / f).is_file())
+
+
+def machine(book: Book) -> dict:
+    def out(cmd):
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.TimeoutExpired):
+            return "missing"
+    return {
+        "python": sys.version,
+        "rustc": out(["rustc", "-V"]),
+        "hardware": {r: hardware.available(r) for r in hardware.KNOWN},
+        "env": {k: v for k, v in sorted(os.environ.items()) if k.startswith(ENV_PREFIXES)},
+        # The installed Python and npm packages: their stamps move when make reinstalls them.
+        "venv": _mtime(book.root / ".venv" / ".stamp"),
+        "node": _mtime(book.root / "node_modules" / ".stamp"),
+    }
+
+
+def _mtime(path: Path):
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+def site_listing(book: Book) -> str:
+    """A digest of site/: every file's path, size and mtime (a page edited or deleted by hand
+    there makes the next make site rebuild)."""
+    site = book.root / "site"
+    h = hashlib.sha256()
+    if not site.is_dir():
+        return "missing"
+    for dirpath, dirnames, filenames in os.walk(site):
+        dirnames.sort()
+        for name in sorted(filenames):
+            st = os.stat(os.path.join(dirpath, name))
+            h.update(f"{os.path.relpath(os.path.join(dirpath, name), site)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def _load(book: Book) -> dict | None:
+    try:
+        return json.loads((book.root / STAMP).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def stale(book: Book) -> str | None:
+    """None when site/ is the build of the current inputs; otherwise the first reason why not."""
+    stamp = _load(book)
+    if stamp is None:
+        return "还没有构建记录"
+    files = input_files(book)
+    if files is None:
+        return "不在 git 仓库里，无法确认输入没变"
+    old = stamp.get("files", {})
+    if set(files) != set(old):
+        added = sorted(set(files) - set(old))
+        gone = sorted(set(old) - set(files))
+        return "文件" + ("多了：" + ", ".join(added[:3]) if added else "少了：" + ", ".join(gone[:3]))
+    for f in files:
+        size, mtime, digest = old[f]
+        st = (book.root / f).stat()
+        if (st.st_size, st.st_mtime_ns) != (size, mtime) and (st.st_size != size or _sha(book.root / f) != digest):
+            return f"{f} 变了"
+    now = machine(book)
+    for k, v in now.items():
+        if stamp.get("machine", {}).get(k) != v:
+            return f"机器的 {k} 变了"
+    if stamp.get("site") != site_listing(book):
+        return "site/ 和上次构建的不一样"
+    return None
+
+
+def _write(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data), encoding="utf-8")
+    tmp.replace(path)  # never a half-written stamp
+
+
+def snapshot(book: Book) -> None:
+    (book.root / STAMP).unlink(missing_ok=True)
+    files = input_files(book)
+    if files is None:
+        return
+    entries = {}
+    for f in files:
+        st = (book.root / f).stat()
+        entries[f] = [st.st_size, st.st_mtime_ns, _sha(book.root / f)]
+    _write(book.root / PENDING, {"files": entries, "machine": machine(book)})
+
+
+def commit(book: Book) -> None:
+    try:
+        data = json.loads((book.root / PENDING).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    data["site"] = site_listing(book)
+    _write(book.root / STAMP, data)
+    (book.root / PENDING).unlink()
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    book = Book()
+    if argv == ["check"]:
+        why = stale(book)
+        if why is None:
+            print("没有变化：site/ 已是这些输入的构建结果，跳过（要重建：make site FORCE=1）")
+            return 0
+        print(f"要构建：{why}")
+        return 1
+    if argv == ["snapshot"]:
+        snapshot(book)
+        return 0
+    if argv == ["commit"]:
+        commit(book)
+        return 0
+    print("用法：python -m book.site_stamp check|snapshot|commit", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
