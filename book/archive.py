@@ -604,10 +604,31 @@ def tarball(exp_id: str, files: dict[str, bytes]) -> bytes:
 
 
 def archive(book: Book, exp_id: str) -> bytes:
+    """The experiment's .tar.gz: once per build, and from target/.book-archive/ when its
+    members are those of an earlier build (gzip -9 of every archive is most of the cost)."""
+    key = ("archive", book.root, exp_id)
+    if key in _CACHE:
+        return _CACHE[key]
     exps = experiments(book)
     if exp_id not in exps:
         raise BookError(f"没有实验 {exp_id!r}")
-    return tarball(exp_id, members(book, exps[exp_id]))
+    files = members(book, exps[exp_id])
+    h = hashlib.sha256(exp_id.encode())
+    for name in sorted(files):
+        h.update(b"\0" + name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+    memo = book.target / ".book-archive" / "tar" / f"{exp_id}-{h.hexdigest()[:32]}.tar.gz"
+    if memo.is_file():
+        data = memo.read_bytes()
+    else:
+        data = tarball(exp_id, files)
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        for old in memo.parent.glob(f"{exp_id}-*.tar.gz"):
+            old.unlink()
+        tmp = memo.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_bytes(data)
+        tmp.replace(memo)
+    _CACHE[key] = data
+    return data
 
 
 def all_archives(book: Book) -> dict[str, bytes]:
@@ -691,15 +712,30 @@ PAGES: dict[str, dict[str, bool]] = {}  # page src path → {experiment id: full
 PAGE_FILES: dict[str, dict[str, str]] = {}  # page src path → {file: experiment whose block shows it}
 
 
+def _program_index(book: Book) -> tuple[dict, dict]:
+    """Resolved script path → experiments running it; crate dir → experiments packing it."""
+    key = ("programs", book.root)
+    if key not in _CACHE:
+        scripts, crates = {}, {}
+        for e in experiments(book).values():
+            if e.python:
+                for f in script_files(book, e):
+                    scripts.setdefault(f.resolve(), []).append(e)
+            for c in crates_of(book, e):
+                crates.setdefault((book.crates / c).resolve(), []).append(e)
+        _CACHE[key] = (scripts, crates)
+    return _CACHE[key]
+
+
 def _users_of(book: Book, path: str, page_src: str) -> list[str]:
     """Experiments whose program a code() call shows; those of this page when several share it."""
     p = (book.root / path).resolve()
-    found = []
-    for e in experiments(book).values():
-        if e.python and p in [f.resolve() for f in script_files(book, e)]:
-            found.append(e)
-        elif any(p.is_relative_to((book.crates / c).resolve()) for c in crates_of(book, e)):
-            found.append(e)
+    scripts, crates = _program_index(book)
+    found = list(scripts.get(p, []))
+    for d in [p, *p.parents]:
+        found += [e for e in crates.get(d, []) if e not in found]
+    order = {i: n for n, i in enumerate(experiments(book))}
+    found.sort(key=lambda e: order[e.id])
     page = page_src.removesuffix(".md").removesuffix("/index")
     here = [e for e in found if e.page == page]
     return [e.id for e in (here or found)]

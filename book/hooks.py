@@ -6,7 +6,7 @@ from mkdocs.exceptions import PluginError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from book import archive, diagrams, discover, messages, structure  # noqa: E402
+from book import archive, diagrams, discover, messages, render_cache, structure  # noqa: E402
 from book.paths import Book  # noqa: E402
 
 # Search weight by page kind: a pasted error message should land on the pitfall that explains
@@ -43,6 +43,7 @@ def on_pre_build(config):
     discover.start_build_memo()
     archive.reset()
     diagrams.use(diagrams.Cache(Path(config["config_file_path"]).parent))
+    render_cache.install_search_memo(Book(Path(config["config_file_path"]).parent))
 
 
 def on_page_content(html, page, config, files):
@@ -52,6 +53,8 @@ def on_page_content(html, page, config, files):
 def on_files(files, config):
     """site/downloads/<id>.tar.gz for every experiment, from the committed sources."""
     from mkdocs.structure.files import File
+    # Pages whose Markdown is that of an earlier build get its HTML back (book/render_cache.py).
+    render_cache.install_render_memo(Book(Path(config["config_file_path"]).parent), config, files)
     for path, data in archive.all_archives(Book(Path(config["config_file_path"]).parent)).items():
         files.append(File.generated(config, path, content=data))
     return files

@@ -1,0 +1,182 @@
+"""Memo of per-page render work across site builds, in target/.book-render/ (per machine,
+never committed). A page whose inputs are byte for byte those of an earlier build gets that
+build's result back instead of being worked out again:
+
+- search: the entries Material's search plugin makes from a page's HTML (parsing every
+  page's HTML and segmenting its Chinese with jieba is a third of a build);
+- pages: the HTML the macros and Markdown made from a page (see `PageMemo`).
+
+Keys hash everything the result is computed from, plus the versions of the code that
+computes it, so a hit gives the same bytes a fresh computation would. A damaged memo file
+is computed again and replaced; writes go through a temporary file.
+"""
+import hashlib
+import json
+import os
+from importlib import metadata
+from pathlib import Path
+
+from .paths import Book
+
+DIR = Path("target") / ".book-render"
+# Bump when what a memo holds changes shape.
+FORMAT = 1
+
+
+def _sha(*parts) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else str(p).encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _versions(*dists) -> str:
+    out = []
+    for d in dists:
+        try:
+            out.append(f"{d}={metadata.version(d)}")
+        except metadata.PackageNotFoundError:
+            out.append(f"{d}=missing")
+    return ",".join(out)
+
+
+def _stable(o) -> str:
+    """JSON's fallback for configuration values: a function by its name, not its address."""
+    if callable(o) and hasattr(o, "__qualname__"):
+        return f"{getattr(o, '__module__', '')}.{o.__qualname__}"
+    return f"<{type(o).__module__}.{type(o).__qualname__}>"
+
+
+def read(book: Book, kind: str, key: str):
+    path = book.root / DIR / kind / f"{key}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != key:
+        return None  # damaged or not ours: compute again
+    return data.get("value")
+
+
+def write(book: Book, kind: str, key: str, value) -> None:
+    path = book.root / DIR / kind / f"{key}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(json.dumps({"key": key, "value": value}, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(path)
+
+
+# --- search ----------------------------------------------------------------------------------
+
+def _toc(items) -> list:
+    return [[i.id, i.title, i.url, i.level, _toc(i.children)] for i in items]
+
+
+_SEARCH_BOOK: list = []  # the book of the build in progress (mkdocs serve rebuilds in-process)
+
+
+def install_search_memo(book: Book) -> None:
+    """Wrap Material's SearchIndex.add_entry_from_context with the memo (once per process)."""
+    from material.plugins.search import plugin as search
+
+    _SEARCH_BOOK[:] = [book]
+    if getattr(search.SearchIndex.add_entry_from_context, "book_memo", False):
+        return
+    original = search.SearchIndex.add_entry_from_context
+    code = _versions("mkdocs-material", "jieba", "regex")
+
+    def add_entry_from_context(self, page):
+        meta = {k: page.meta.get(k) for k in ("search", "tags", "title")}
+        key = _sha(FORMAT, code, json.dumps(self.config, sort_keys=True, default=_stable), page.url,
+                   page.title, json.dumps(meta, sort_keys=True, default=str),
+                   json.dumps(_toc(page.toc), ensure_ascii=False), page.content)
+        book = _SEARCH_BOOK[0]
+        hit = read(book, "search", key)
+        if isinstance(hit, list):
+            self.entries.extend(hit)
+            return
+        start = len(self.entries)
+        original(self, page)
+        write(book, "search", key, self.entries[start:])
+
+    add_entry_from_context.book_memo = True
+    search.SearchIndex.add_entry_from_context = add_entry_from_context
+
+
+# --- pages: Markdown → HTML -------------------------------------------------------------------
+
+_RENDER: list = []  # [book, key of the site-wide inputs] of the build in progress
+
+
+def _tokens(items) -> list:
+    return [{"level": i.level, "id": i.id, "name": i.title, "children": _tokens(i.children)}
+            for i in items]
+
+
+class _Capture:
+    """The warnings mkdocs logs while one page renders (a bad link): a memo hit logs them
+    again, so a strict build still fails on them."""
+    def __init__(self):
+        import logging
+        self.records = []
+        self.handler = logging.Handler(logging.WARNING)
+        self.handler.emit = lambda r: self.records.append([r.name, r.levelno, r.getMessage()])
+
+    def __enter__(self):
+        import logging
+        logging.getLogger("mkdocs").addHandler(self.handler)
+        return self
+
+    def __exit__(self, *exc):
+        import logging
+        logging.getLogger("mkdocs").removeHandler(self.handler)
+
+
+def install_render_memo(book: Book, config, files) -> None:
+    """Wrap mkdocs' Page.render (Markdown after the macros → HTML, toc, title, anchors) with
+    the memo. The key: the page's Markdown as the macros left it, its path, the Markdown
+    configuration, the list of files links can point to, and the code's versions."""
+    import logging
+
+    from mkdocs.structure import pages, toc
+
+    docs = sorted(f.src_uri for f in files.documentation_pages())
+    site = _sha(FORMAT, _versions("mkdocs", "markdown", "pymdown-extensions", "pygments",
+                                  "mkdocs-material"),
+                json.dumps(config["markdown_extensions"], default=_stable),
+                json.dumps(config["mdx_configs"], sort_keys=True, default=_stable),
+                json.dumps(config.get("validation"), sort_keys=True, default=_stable),
+                config["use_directory_urls"], "\n".join(docs))
+    _RENDER[:] = [book, site]
+    if getattr(pages.Page.render, "book_memo", False):
+        return
+    original = pages.Page.render
+
+    def render(self, config, files):
+        book, site = _RENDER
+        key = _sha(site, self.file.src_uri, self.markdown)
+        hit = read(book, "pages", key)
+        if isinstance(hit, dict):
+            for name, level, msg in hit["warnings"]:
+                logging.getLogger(name).log(level, msg)
+            self.content = hit["content"]
+            self.toc = toc.get_toc(hit["toc"])
+            self._title_from_render = hit["title"]
+            self.present_anchor_ids = set(hit["anchors"])
+            if hit["links"] is not None:
+                self.links_to_anchors = {files.get_file_from_path(src): links
+                                         for src, links in hit["links"].items()
+                                         if files.get_file_from_path(src) is not None}
+            return
+        with _Capture() as cap:
+            original(self, config, files)
+        links = getattr(self, "links_to_anchors", None)
+        write(book, "pages", key, {
+            "content": self.content, "toc": _tokens(self.toc), "title": self._title_from_render,
+            "anchors": sorted(self.present_anchor_ids or ()), "warnings": cap.records,
+            "links": None if links is None else {f.src_uri: l for f, l in links.items()},
+        })
+
+    render.book_memo = True
+    pages.Page.render = render

@@ -1,0 +1,82 @@
+"""The render memo (book/render_cache.py) in real mkdocs builds of a scratch book: a second
+build reuses the first one's work and gives the same bytes; what the work would have found
+(a bad link) still fails a strict build; a damaged memo is computed again."""
+import os
+import shutil
+
+from test_escaping import make_site, mkdocs_build
+
+PAGE = """---
+kind: appendix
+---
+
+# 附录
+
+## 一节
+
+正文，`x.masked_fill(m, v)`。
+
+```python
+print("hi")
+```
+"""
+
+BAD_LINK = PAGE + "\n[不存在的页](nowhere.md)\n"
+
+
+def env():
+    return dict(os.environ, NO_MKDOCS_2_WARNING="1")
+
+
+def site_bytes(root):
+    return {p.relative_to(root / "site").as_posix(): p.read_bytes()
+            for p in sorted((root / "site").rglob("*")) if p.is_file()}
+
+
+def memo_files(root, kind):
+    return sorted((root / "target" / ".book-render" / kind).glob("*.json"))
+
+
+def test_second_build_hits_and_is_identical(tmp_path):
+    root = make_site(tmp_path, {"index.md": PAGE})
+    code, out = mkdocs_build(root, env())
+    assert code == 0, out
+    first = site_bytes(root)
+    pages, search = memo_files(root, "pages"), memo_files(root, "search")
+    assert len(pages) == 1 and len(search) == 1
+    stamps = [p.stat().st_mtime_ns for p in pages + search]
+    shutil.rmtree(root / "site")
+    code, out = mkdocs_build(root, env())
+    assert code == 0, out
+    assert site_bytes(root) == first
+    # Hits: nothing was written again.
+    assert [p.stat().st_mtime_ns for p in memo_files(root, "pages") + memo_files(root, "search")] == stamps
+
+
+def test_an_edit_misses(tmp_path):
+    root = make_site(tmp_path, {"index.md": PAGE})
+    assert mkdocs_build(root, env())[0] == 0
+    (root / "docs" / "index.md").write_text(PAGE.replace("正文", "改过的正文"), encoding="utf-8")
+    assert mkdocs_build(root, env())[0] == 0
+    assert "改过的正文" in (root / "site" / "index.html").read_text(encoding="utf-8")
+    assert len(memo_files(root, "pages")) == 2
+
+
+def test_a_bad_link_fails_every_strict_build(tmp_path):
+    root = make_site(tmp_path, {"index.md": BAD_LINK})
+    for _ in range(2):  # the second build takes the page from the memo
+        code, out = mkdocs_build(root, env())
+        assert code != 0 and "nowhere.md" in out, out
+    assert len(memo_files(root, "pages")) == 1
+
+
+def test_a_damaged_memo_is_computed_again(tmp_path):
+    root = make_site(tmp_path, {"index.md": PAGE})
+    assert mkdocs_build(root, env())[0] == 0
+    first = site_bytes(root)
+    for p in memo_files(root, "pages") + memo_files(root, "search"):
+        p.write_text(p.read_text(encoding="utf-8")[:40], encoding="utf-8")
+    shutil.rmtree(root / "site")
+    code, out = mkdocs_build(root, env())
+    assert code == 0, out
+    assert site_bytes(root) == first
