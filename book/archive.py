@@ -220,7 +220,8 @@ def _lock_packages(text: str) -> dict:
 
 
 def _reachable(lock_text: str, name: str) -> list:
-    """The workspace lock's entries reachable from a member (over every edge any feature adds)."""
+    """The workspace lock's entries reachable from a member (over every edge any feature adds),
+    as (name, version, checksum) triples."""
     digest = hashlib.sha256(lock_text.encode()).hexdigest()
     key = ("reach", digest, name)
     if key in _CACHE:
@@ -229,24 +230,26 @@ def _reachable(lock_text: str, name: str) -> list:
         by_name: dict[str, list] = {}
         for p in tomllib.loads(lock_text).get("package", []):
             by_name.setdefault(p["name"], []).append(p)
-        _CACHE[("lock", digest)] = by_name
-    by_name = _CACHE[("lock", digest)]
 
-    def find(dep: str):  # "name", "name version" or "name version (source)"
-        parts = dep.split(" ")
-        cands = by_name.get(parts[0], [])
-        return [p for p in cands if len(parts) == 1 or p["version"] == parts[1]][:1]
-    todo = [p for p in by_name.get(name, []) if "source" not in p]
-    seen: dict = {}
+        def find(dep: str):  # "name", "name version" or "name version (source)"
+            parts = dep.split(" ")
+            cands = by_name.get(parts[0], [])
+            return [(p["name"], p["version"]) for p in cands
+                    if len(parts) == 1 or p["version"] == parts[1]][:1]
+        # Edges once per lock: every member's walk below is then only dictionary lookups.
+        edges = {(p["name"], p["version"]): [e for d in p.get("dependencies", []) for e in find(d)]
+                 for ps in by_name.values() for p in ps}
+        info = {(p["name"], p["version"]): p for ps in by_name.values() for p in ps}
+        _CACHE[("lock", digest)] = (by_name, edges, info)
+    by_name, edges, info = _CACHE[("lock", digest)]
+    todo = [(p["name"], p["version"]) for p in by_name.get(name, []) if "source" not in p]
+    seen = set()
     while todo:
-        p = todo.pop()
-        k = (p["name"], p["version"])
-        if k in seen:
-            continue
-        seen[k] = p
-        for d in p.get("dependencies", []):
-            todo += find(d)
-    _CACHE[key] = [seen[k] for k in sorted(seen)]
+        k = todo.pop()
+        if k not in seen:
+            seen.add(k)
+            todo += edges[k]
+    _CACHE[key] = [[n, v, info[(n, v)].get("checksum", "local")] for n, v in sorted(seen)]
     return _CACHE[key]
 
 
@@ -353,6 +356,14 @@ def _norm(name: str) -> str:
 
 def imports(path: Path) -> set[str]:
     """Top-level module names a script imports (parsed: a docstring line "from the ..." is not one)."""
+    st = path.stat()
+    key = ("imports", path, st.st_size, st.st_mtime_ns)
+    if key not in _CACHE:
+        _CACHE[key] = _imports(path)
+    return set(_CACHE[key])
+
+
+def _imports(path: Path) -> set[str]:
     out = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
