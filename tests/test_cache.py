@@ -1,4 +1,5 @@
 """book.cache: what reruns after which edit, atomic entries, crash recovery and the build lock."""
+import json
 import os
 import re
 import shutil
@@ -374,3 +375,47 @@ def test_a_damaged_entry_is_rerun_even_when_only_the_comparator_changed(comparin
     append(book.outputs / "c1" / "burn.json", " ")
     states, problems, _ = states_after_build(book)
     assert problems == [] and states["c1"] == "ran"
+
+
+def cargo_spy(tmp_path, monkeypatch):
+    """A `cargo` first on PATH that logs its arguments and runs the real one."""
+    real = shutil.which("cargo")
+    spy = tmp_path / "spy-bin"
+    log = tmp_path / "cargo.log"
+    write(spy / "cargo", f'#!/bin/sh\necho "$*" >> {log}\nexec {real} "$@"\n')
+    (spy / "cargo").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{spy}:{os.environ['PATH']}")
+    return lambda: [l for l in log.read_text().splitlines() if l.startswith("tree")] if log.exists() else []
+
+
+def test_resolve_memo_asks_cargo_once_per_crate(project, tmp_path, monkeypatch):
+    trees = cargo_spy(tmp_path, monkeypatch)
+    memo = project.root / cache.RESOLVE_FILE
+    assert memo.is_file()  # the fixture's first build wrote it
+    cache._RESOLVE.clear()
+    # A fresh clone: the committed memo answers, cargo is not asked.
+    for e in ("r1", "r2"):
+        assert cache.stale_reason(exp(project, e), project) is None
+    assert trees() == []
+
+
+def test_a_new_crate_costs_only_its_own_resolve(project, tmp_path, monkeypatch):
+    trees = cargo_spy(tmp_path, monkeypatch)
+    write(project.crates / "fresh" / "Cargo.toml",
+          '[package]\nname = "fresh"\nversion = "0.1.0"\nedition = "2021"\n')
+    write(project.crates / "fresh" / "src" / "main.rs", "fn main() {}\n")
+    generate_lockfile(project.root)  # rewrites Cargo.lock
+    assert cache.locked_deps(project, "fresh") == []
+    assert cache.stale_reason(exp(project, "r1"), project) is None
+    assert cache.stale_reason(exp(project, "r2"), project) is None
+    assert trees() == [t for t in trees() if "-p fresh" in t] and len(trees()) == 1
+
+
+def test_a_damaged_resolve_memo_is_asked_again(project, tmp_path, monkeypatch):
+    trees = cargo_spy(tmp_path, monkeypatch)
+    memo = project.root / cache.RESOLVE_FILE
+    memo.write_text("{not json", encoding="utf-8")
+    cache._RESOLVE.clear()
+    assert cache.stale_reason(exp(project, "r1"), project) is None
+    assert trees()  # cargo answered instead of the damaged file
+    assert json.loads(memo.read_text(encoding="utf-8"))["okjson"]["deps"] == ["helper 0.1.0 local"]
