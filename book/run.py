@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import hardware, normalize
+from . import hardware, normalize, progress
 from .discover import Experiment
 from .errors import BookError
 from .paths import Book
@@ -158,6 +158,7 @@ class Side:
 def build_needs(exp: Experiment, book: Book):
     """Build, one by one, the release binaries of the crates an experiment says it runs."""
     for crate in exp.needs:
+        progress.doing(exp.id, f"编译它要运行的 crate {crate}")
         with CARGO_LOCK:
             p = _run(["cargo", "build", "-q", "-p", crate, "--release", "--locked"], book.root,
                      base_env(book), BUILD_TIMEOUT)
@@ -172,6 +173,7 @@ def python_env(exp: Experiment, book: Book) -> dict:
 
 
 def run_python(exp: Experiment, book: Book, scratch: Path) -> Side:
+    progress.doing(exp.id, "运行 PyTorch 脚本")
     p = _run([book.python, "-I", str(exp.script)], scratch, python_env(exp, book), exp.timeout)
     side = Side("ok", p.stdout, p.stderr, {"exit_code": p.code}, {"run": p.seconds})
     if p.status == "timeout":
@@ -200,7 +202,13 @@ def cargo_build(exp: Experiment, book: Book) -> Build:
     if exp.burn["profile"] == "release":
         cmd.append("--release")
     with CARGO_LOCK:
+        first = not progress.compiled_before(book, exp)
+        key = progress.describe(progress.feature_key(exp))
+        progress.doing(exp.id, f"编译 burn（{key}）" + ("：这套 features 第一次编译" if first else ""))
         p = _run(cmd, book.root, base_env(book), BUILD_TIMEOUT)
+        if first and p.status == "ok":
+            progress.mark_compiled(book, exp)
+            progress.say(f"  编译完成 burn（{key}），用时 {p.seconds:.0f} 秒（{exp.id}）")
     crate_toml = (book.crates / exp.burn["crate"] / "Cargo.toml").resolve()
     codes, rendered, features, versions, exe = [], [], {}, {}, None
     for line in p.stdout.splitlines():
@@ -255,6 +263,7 @@ def run_burn(exp: Experiment, book: Book, scratch: Path) -> tuple[Side, Build]:
         status = "compile_error" if b.codes or b.diagnostics else "error"
         side = Side(status, "", b.diagnostics or b.log, {"codes": b.codes}, {"build": b.seconds})
         return side, b
+    progress.doing(exp.id, "运行 burn 程序")
     p = _run([b.executable], scratch, base_env(book), exp.timeout)
     side = Side("ok", p.stdout, p.stderr, {"exit_code": p.code, "diagnostics": b.diagnostics},
                 {"build": b.seconds, "run": p.seconds})

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
-from . import cache, contract, faults, hardware, normalize, sources
+from . import cache, contract, faults, hardware, normalize, progress, sources
 from .discover import Experiment, discover
 from .errors import BookError
 from .paths import Book
@@ -276,7 +276,10 @@ def _verdict(outcome: dict) -> str:
 def _one(exp: Experiment, book: Book, current_inputs: dict,
          scratch_root: Path | None = None) -> tuple[str, list, str, float]:
     t0 = time.monotonic()
-    result = run_experiment(exp, book, scratch_root)
+    try:
+        result = run_experiment(exp, book, scratch_root)
+    finally:
+        progress.doing(exp.id, None)
     problems = contract.check(exp, result["outcome"])
     files = dict(result["files"])
     files[cache.KEY_FILE] = normalize.dump_json(current_inputs)
@@ -340,7 +343,9 @@ def build(book: Book, only: list[str] | None = None, jobs: int | None = None,
         shared = [t for t in todo if not t[0].exclusive]
         alone = [t for t in todo if t[0].exclusive]
         if todo:  # a no-op build starts no watcher
-            with faults.guard() as scratch:
+            progress.LOG[0] = log
+            progress.announce(book, [t[0] for t in todo], log)
+            with faults.guard() as scratch, progress.Heartbeat(log):
                 # Timing experiments run one at a time once the others are done, on a quiet machine.
                 for batch, workers in ((shared, jobs), *(([t], 1) for t in alone)):
                     problems += _run_batch(batch, workers, book, scratch, states, log)

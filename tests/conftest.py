@@ -138,3 +138,39 @@ def cargo_ws(tmp_path_factory) -> Path:
 def mkdocs_env() -> dict:
     # The Makefile exports this; keep the build output the same as `make site`.
     return dict(os.environ, NO_MKDOCS_2_WARNING="1")
+
+
+# --- a line now and then while one test runs long (make test on a fresh clone compiles burn
+# inside test_archives for minutes; pytest itself prints nothing until the test ends) --------
+
+import threading  # noqa: E402
+import time  # noqa: E402
+
+_HEARTBEAT_S = float(os.environ.get("BOOK_TEST_HEARTBEAT_S", "60"))
+_CURRENT: dict = {}
+
+
+def pytest_runtest_logstart(nodeid, location):
+    _CURRENT["test"] = (nodeid, time.monotonic())
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    _CURRENT.pop("test", None)
+
+
+def pytest_sessionstart(session):
+    tr = session.config.pluginmanager.get_plugin("terminalreporter")
+    capman = session.config.pluginmanager.get_plugin("capturemanager")
+    if tr is None or capman is None or _HEARTBEAT_S <= 0:
+        return
+
+    def beat():
+        while True:
+            time.sleep(_HEARTBEAT_S)
+            cur = _CURRENT.get("test")
+            if cur and time.monotonic() - cur[1] >= _HEARTBEAT_S:
+                s = int(time.monotonic() - cur[1])
+                # Past the test's output capture for this one line (as pytest's live logging does).
+                with capman.global_and_fixture_disabled():
+                    tr.write_line(f"  …仍在运行 {cur[0]}，已 {s // 60} 分 {s % 60:02d} 秒")
+    threading.Thread(target=beat, daemon=True).start()
