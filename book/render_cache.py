@@ -76,6 +76,11 @@ def _toc(items) -> list:
 _SEARCH_BOOK: list = []  # the book of the build in progress (mkdocs serve rebuilds in-process)
 
 
+def enabled() -> bool:
+    """BOOK_RENDER_MEMO=0 builds without the memo (make bench measures that)."""
+    return os.environ.get("BOOK_RENDER_MEMO", "1") != "0"
+
+
 def install_search_memo(book: Book) -> None:
     """Wrap Material's SearchIndex.add_entry_from_context with the memo (once per process)."""
     from material.plugins.search import plugin as search
@@ -92,6 +97,8 @@ def install_search_memo(book: Book) -> None:
                    page.title, json.dumps(meta, sort_keys=True, default=str),
                    json.dumps(_toc(page.toc), ensure_ascii=False), page.content)
         book = _SEARCH_BOOK[0]
+        if not enabled():
+            return original(self, page)
         hit = read(book, "search", key)
         if isinstance(hit, list):
             self.entries.extend(hit)
@@ -155,6 +162,8 @@ def install_render_memo(book: Book, config, files) -> None:
 
     def render(self, config, files):
         book, site = _RENDER
+        if not enabled():
+            return original(self, config, files)
         key = _sha(site, self.file.src_uri, self.markdown)
         hit = read(book, "pages", key)
         if isinstance(hit, dict):

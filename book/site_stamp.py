@@ -25,8 +25,10 @@ from pathlib import Path
 from . import hardware
 from .paths import Book
 
-STAMP = Path("target") / ".site-stamp.json"
-PENDING = Path("target") / ".site-stamp.pending.json"
+# One stamp per checkout: make bench's scratch copy shares target/ with the repo.
+def _stamp(book: Book, kind: str = "") -> Path:
+    tag = hashlib.sha256(str(book.root).encode()).hexdigest()[:12]
+    return book.root / "target" / f".site-stamp-{tag}{kind}.json"
 # Facts outside the tree that change what a build makes.
 ENV_PREFIXES = ("BOOK_",)
 
@@ -90,7 +92,7 @@ def site_listing(book: Book) -> str:
 
 def _load(book: Book) -> dict | None:
     try:
-        return json.loads((book.root / STAMP).read_text(encoding="utf-8"))
+        return json.loads(_stamp(book).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
 
@@ -130,7 +132,7 @@ def _write(path: Path, data: dict) -> None:
 
 
 def snapshot(book: Book) -> None:
-    (book.root / STAMP).unlink(missing_ok=True)
+    _stamp(book).unlink(missing_ok=True)
     files = input_files(book)
     if files is None:
         return
@@ -138,17 +140,17 @@ def snapshot(book: Book) -> None:
     for f in files:
         st = (book.root / f).stat()
         entries[f] = [st.st_size, st.st_mtime_ns, _sha(book.root / f)]
-    _write(book.root / PENDING, {"files": entries, "machine": machine(book)})
+    _write(_stamp(book, ".pending"), {"files": entries, "machine": machine(book)})
 
 
 def commit(book: Book) -> None:
     try:
-        data = json.loads((book.root / PENDING).read_text(encoding="utf-8"))
+        data = json.loads((_stamp(book, ".pending")).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return
     data["site"] = site_listing(book)
-    _write(book.root / STAMP, data)
-    (book.root / PENDING).unlink()
+    _write(_stamp(book), data)
+    (_stamp(book, ".pending")).unlink()
 
 
 def main(argv=None) -> int:
