@@ -9,12 +9,22 @@ MERMAID := node_modules/.stamp
 
 ## make site：准备环境，重跑输入变了的实验，构建 site/
 ##   什么都没变时（输入文件的内容、工具链、site/ 本身）整步跳过；FORCE=1 照样重建
+##   ENGINE=zensical：同一本书用 Zensical 构建（默认 mkdocs-material；见 CONTRIBUTING.md）
+ENGINE ?= mkdocs
+export BOOK_ENGINE := $(ENGINE)
+ifeq ($(ENGINE),zensical)
+RENDER = rm -rf site && PYTHONPATH=. $(PY) -m zensical build --strict -f mkdocs.yml && $(PY) -m book.archive site && $(PY) -m book.search_segment site/search.json
+else ifeq ($(ENGINE),mkdocs)
+RENDER = $(PY) -m mkdocs build --strict --quiet
+else
+RENDER = echo "ENGINE 只能是 mkdocs 或 zensical，得到 $(ENGINE)" >&2; false
+endif
 site: setup
 	@$(if $(FORCE),false,$(PY) -m book.site_stamp check) || { \
 	  $(PY) -m book.runner build && \
 	  $(PY) -m book.diagrams && \
 	  $(PY) -m book.site_stamp snapshot && \
-	  $(PY) -m mkdocs build --strict --quiet && \
+	  { $(RENDER); } && \
 	  $(PY) -m book.site_stamp commit; }
 	@echo
 	@echo "构建完成：site/index.html"
@@ -61,9 +71,9 @@ bench: setup
 
 setup: .venv/.stamp $(MERMAID) target/.fetched target/.system
 
-.venv/.stamp: requirements.lock
+.venv/.stamp: requirements.lock requirements-zensical.lock
 	python3 -m venv .venv
-	.venv/bin/pip install --quiet -r requirements.lock
+	.venv/bin/pip install --quiet -r requirements.lock -r requirements-zensical.lock
 	touch $@
 
 # Diagrams are drawn at build time (book/diagrams.py); the copy older checkouts made goes.

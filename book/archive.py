@@ -791,3 +791,30 @@ FULL_VIEW_RE = re.compile(r'<details class="example full-source".*?</details>', 
 
 def lighten(html: str) -> str:
     return FULL_VIEW_RE.sub(lambda m: PLAIN_SPAN_RE.sub(r"\1", m.group(0)), html)
+
+
+def main(argv=None) -> int:
+    """`python -m book.archive SITE_DIR`: write SITE_DIR/downloads/ (an engine without
+    book/hooks.py's on_files, such as Zensical, runs this after its build)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("用法：python -m book.archive SITE_DIR", file=sys.stderr)
+        return 2
+    site = Path(argv[0])
+    try:
+        archives = all_archives(Book())
+    except BookError as e:
+        print(f"错误：{e}", file=sys.stderr)
+        return 1
+    out = site / DIR
+    if out.is_dir():
+        shutil.rmtree(out)
+    for path, data in archives.items():
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_bytes(data)
+    print(f"下载包：{len(archives)} 个，写到 {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -16,8 +16,23 @@ class _NotBookErrors(logging.Filter):
         return "_BookError_" not in record.getMessage()
 
 
+def project_root(conf) -> Path:
+    """mkdocs-macros gives the config file's path; Zensical gives the project's root_dir."""
+    if conf.get("config_file_path"):
+        return Path(conf["config_file_path"]).parent
+    return Path(conf.get("root_dir") or ".").resolve()
+
+
+def page_path(page) -> str:
+    """The page's path under docs/: mkdocs' page.file.src_path, Zensical's page.path."""
+    if page is None:
+        return "?"
+    file = getattr(page, "file", None)
+    return file.src_path if file is not None else str(page.path)
+
+
 def define_env(env):
-    book = Book(Path(env.conf["config_file_path"]).parent)
+    book = Book(project_root(env.conf))
     # mkdocs-macros reports a failed page as a warning, which `mkdocs build --quiet` (make site)
     # would hide: a Jinja error (an undefined name, a typo in a tag) must still reach the author.
     log = logging.getLogger("mkdocs.plugins.mkdocs_macros.util")
@@ -26,8 +41,7 @@ def define_env(env):
         log.addFilter(_NotBookErrors())
 
     def page_name():
-        page = getattr(env, "page", None)
-        return page.file.src_path if page else "?"
+        return page_path(getattr(env, "page", None))
 
     def macro(fn):
         def wrapped(*args, **kwargs):

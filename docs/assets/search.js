@@ -1,9 +1,12 @@
-// Three changes to Material's search, made before its bundle runs:
+// Three changes to Material's search, made before its bundle runs (mkdocs-material only):
 // 1. The index (over 1 MB) is fetched when the reader starts to search, not on every page
 //    load: Material's request for search_index.json waits until the search box is used.
 // 2. A pasted error message is searched for its words. Material reads quotes, + - ~ ^ * and :
 //    as lunr query syntax, so `AlreadyExists("checkpoint.bpk")` found nothing at all.
 (function () {
+  // Under Zensical (make site ENGINE=zensical) the search is its own, not lunr: leave it be.
+  var gen = document.querySelector('meta[name="generator"]');
+  if (gen && /^zensical/.test(gen.getAttribute("content") || "")) return;
   var INDEX = /\/search\/search_index\.json$/;
   var open = XMLHttpRequest.prototype.open;
   var send = XMLHttpRequest.prototype.send;

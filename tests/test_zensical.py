@@ -1,0 +1,152 @@
+"""The same book built by Zensical (make site ENGINE=zensical), in a scratch copy of the
+project: the pages, their fixed structure (checked by book/zensical_ext.py, as Zensical
+reads no hooks), the full views and burn-first tabs, the diagrams, the downloads, the
+Chinese search, and in a real browser: nothing loaded from outside 127.0.0.1, linked tabs,
+and search finding the right page."""
+import json
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+import browser_util as bu
+from conftest import REPO, VENV_PY
+
+# What the copy links to instead of copying (read only during a build).
+LINKED = ("book", "macros", "experiments", "crates", "build_outputs", "diagrams", "overrides",
+          "target", "node_modules", "Cargo.toml", "Cargo.lock", "requirements.lock", "drift")
+
+
+def copy_project(root):
+    root.mkdir(parents=True, exist_ok=True)
+    for name in LINKED:
+        if (REPO / name).exists():
+            os.symlink(REPO / name, root / name)
+    shutil.copytree(REPO / "docs", root / "docs")
+    shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
+    return root
+
+
+def zensical(root):
+    p = subprocess.run([str(VENV_PY), "-m", "zensical", "build", "--strict", "-f",
+                        str(root / "mkdocs.yml")], cwd=root, capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=str(root)))
+    return p.returncode, p.stdout + p.stderr
+
+
+def step(root, *args):
+    p = subprocess.run([str(VENV_PY), "-m", *args], cwd=root, capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=str(root)))
+    assert p.returncode == 0, p.stdout + p.stderr
+    return p.stdout
+
+
+@pytest.fixture(scope="module")
+def zsite(tmp_path_factory):
+    root = copy_project(tmp_path_factory.mktemp("zensical") / "book")
+    code, out = zensical(root)
+    assert code == 0, out
+    # The Makefile's steps after the build: downloads, then the search index cut into words.
+    step(root, "book.archive", str(root / "site"))
+    step(root, "book.search_segment", str(root / "site" / "search.json"))
+    return root / "site"
+
+
+def test_every_page_of_the_nav_is_built(zsite):
+    nav = re.findall(r"^\s*- (?:[^:\n]+: )?([\w/.-]+\.md)\s*$",
+                     (REPO / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
+    assert len(nav) > 40
+    for src in nav:
+        out = src.removesuffix(".md").removesuffix("index")
+        path = zsite / out / "index.html" if out else zsite / "index.html"
+        assert path.is_file(), src
+
+
+def test_a_broken_structure_stops_the_build(tmp_path):
+    root = copy_project(tmp_path / "book")
+    page = root / "docs" / "10-pitfalls" / "kldiv-reduction.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("\n## 原因\n", "\n## 为什么\n"),
+                    encoding="utf-8")
+    code, out = zensical(root)
+    assert code != 0
+    assert "10-pitfalls/kldiv-reduction.md" in out and "'为什么'" in out and "'原因'" in out, out
+
+
+def test_pitfall_page_has_full_views_burn_first_and_messages(zsite):
+    html = (zsite / "10-pitfalls" / "moved-value" / "index.html").read_text(encoding="utf-8")
+    assert 'class="example full-source"' in html
+    assert "error[E0382]" in html  # error_messages(): the compiler's words are on the page
+    # In 照搬到 burn the burn tab is the one checked at first (structure.burn_first).
+    section = html[html.index('id="照搬到-burn"'):]
+    first = re.search(r'<div class="tabbed-set[^"]*"[^>]*>(.*?)<div class="tabbed-labels', section, re.S)
+    inputs = re.findall(r"<input[^>]*>", first.group(1))
+    assert inputs and "checked" in inputs[-1] and "checked" not in inputs[0], inputs
+
+
+def test_diagrams_are_inline(zsite):
+    html = (zsite / "10-pitfalls" / "index.html").read_text(encoding="utf-8")
+    assert html.count('class="diagram-light"') == html.count('class="diagram-dark"') >= 1
+    assert "mermaid.min.js" not in html
+
+
+def test_downloads_are_written(zsite):
+    n = sum(1 for _ in (REPO / "experiments").rglob("*.yaml"))
+    assert len(list((zsite / "downloads").glob("*.tar.gz"))) == n
+
+
+def test_search_index_is_segmented(zsite):
+    data = json.loads((zsite / "search.json").read_text(encoding="utf-8"))
+    text = "".join(i.get("text", "") for i in data["items"])
+    assert text.count("\u200b") > 1000
+    assert "\\u200b" in data["config"]["separator"]  # the separator splits on it
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if bu.browser_disabled():
+        pytest.skip("BOOK_NO_BROWSER=1: browser tests skipped on purpose")
+    problem = bu.chromium_problem()
+    if problem:
+        pytest.fail(problem, pytrace=False)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        b = bu.launch(pw)
+        yield b
+        b.close()
+
+
+def test_in_the_browser(zsite, browser):
+    with bu.serve(zsite) as url:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        guard = bu.Guard(ctx)
+        page = ctx.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        for path in ("/", "/01-tensor/", "/10-pitfalls/clip-grad-norm/", "/reference/"):
+            guard.label = path
+            page.goto(url + path, wait_until="load")
+        assert guard.outside == [] and errors == [], (guard.outside, errors)
+
+        # Linked tabs: choosing PyTorch in one pair switches the other pairs too.
+        page.goto(url + "/10-pitfalls/clip-grad-norm/")
+        picked = """() => [...document.querySelectorAll('.tabbed-set')].filter(s =>
+            [...s.querySelectorAll(':scope > .tabbed-labels > label')].map(l => l.innerText.trim())
+              .join('|') === 'PyTorch|burn').map(s =>
+            [...s.querySelectorAll(':scope > input')].findIndex(i => i.checked))"""
+        assert 1 in page.evaluate(picked)  # burn first in 照搬到 burn
+        page.locator(".tabbed-set .tabbed-labels label", has_text="PyTorch").first.click()
+        assert set(page.evaluate(picked)) == {0}
+
+        # Search: Zensical's dialog, in a shadow root.
+        for query, want in (("梯度裁剪", "10-pitfalls/clip-grad-norm/"), ("masked_fill", "reference/")):
+            page.goto(url + "/")
+            page.locator(".md-search__button").first.click()
+            page.wait_for_timeout(500)
+            page.keyboard.type(query)
+            page.wait_for_timeout(2000)
+            hrefs = page.evaluate("""() => [...document.querySelectorAll('*')].filter(e => e.shadowRoot)
+                .flatMap(h => [...h.shadowRoot.querySelectorAll('a[href]')]).map(a => a.href)""")
+            assert any(want in h for h in hrefs[:5]), (query, hrefs[:5])
+        ctx.close()
