@@ -11,7 +11,8 @@ committed cache is never touched. Each line gives the ratio to its floor:
   4. a cold run of every experiment (empty output cache, warm cargo) against its floor:
      max(the slowest experiment, the exclusive ones' time + the rest's time / cores);
   5. page weight: what each page's first view downloads, plain and gzip-compressed, measured
-     in Debian's chromium against the built site; and the search index, fetched on search.
+     in Debian's chromium against the built site; and the search index, fetched on search;
+  6. the Zensical build (make site ENGINE=zensical), twice, beside mkdocs'.
 
 `python -m book.bench weight` measures only 5, on a fresh build of this checkout.
 """
@@ -185,6 +186,14 @@ def main() -> int:
                            stderr=subprocess.DEVNULL)
         print("5. 页面大小：")
         page_weights(repo / "site")
+
+        # The same book by Zensical (make site ENGINE=zensical), last: it writes site/ too.
+        zenv = dict(env, PYTHONPATH=str(repo))
+        zen = [py, "-m", "zensical", "build", "--strict", "-f", str(repo / "mkdocs.yml")]
+        z1 = timed(zen, repo, zenv)
+        z2 = timed(zen, repo, zenv)
+        print(f"6. Zensical 构建：{z1:6.1f}s，什么都没改再构建一次：{z2:6.1f}s；"
+              f"mkdocs（渲染下限，记忆全部命中）：{floor:6.1f}s，没有缓存：{plain:6.1f}s")
     finally:
         shutil.rmtree(repo.parent, ignore_errors=True)
     return 0
