@@ -143,14 +143,19 @@ class _Capture:
 def install_render_memo(book: Book, config, files) -> None:
     """Wrap mkdocs' Page.render (Markdown after the macros → HTML, toc, title, anchors) with
     the memo. The key: the page's Markdown as the macros left it, its path, the Markdown
-    configuration, the list of files links can point to, and the code's versions."""
+    configuration, the list of files links can point to, the drawn diagrams, and the code's
+    versions."""
     import logging
 
     from mkdocs.structure import pages, toc
 
     docs = sorted(f.src_uri for f in files.documentation_pages())
+    # ```mermaid fences become the SVGs in diagrams/ (book/diagrams.py): their names carry
+    # their content's hash, so the listing stands for what every fence turns into.
+    from . import diagrams
+    svgs = sorted(p.name for p in diagrams.current().dir.glob("*.svg"))
     site = _sha(FORMAT, _versions("mkdocs", "markdown", "pymdown-extensions", "pygments",
-                                  "mkdocs-material"),
+                                  "mkdocs-material"), "\n".join(svgs),
                 json.dumps(config["markdown_extensions"], default=_stable),
                 json.dumps(config["mdx_configs"], sort_keys=True, default=_stable),
                 json.dumps(config.get("validation"), sort_keys=True, default=_stable),

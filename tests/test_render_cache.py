@@ -80,3 +80,29 @@ def test_a_damaged_memo_is_computed_again(tmp_path):
     code, out = mkdocs_build(root, env())
     assert code == 0, out
     assert site_bytes(root) == first
+
+
+def test_a_redrawn_diagram_is_not_served_from_the_memo(tmp_path):
+    # The page's Markdown stays the same; what its ```mermaid fence becomes (an SVG in
+    # diagrams/) changes: the memo must not hand back the old figure.
+    from book import render_cache
+
+    class Files:
+        def documentation_pages(self):
+            return []
+
+    config = {"markdown_extensions": [], "mdx_configs": {}, "use_directory_urls": True}
+    from book import diagrams
+    from book.paths import Book
+    d = tmp_path / "diagrams"
+    d.mkdir()
+    (d / "a-default-1111.svg").write_text("<svg/>", encoding="utf-8")
+    diagrams.use(diagrams.Cache(tmp_path, d))
+    try:
+        render_cache.install_render_memo(Book(tmp_path), config, Files())
+        before = render_cache._RENDER[1]
+        (d / "a-default-1111.svg").rename(d / "a-default-2222.svg")
+        render_cache.install_render_memo(Book(tmp_path), config, Files())
+        assert render_cache._RENDER[1] != before
+    finally:
+        diagrams.use(diagrams.Cache())
