@@ -20,12 +20,14 @@ else
 RENDER = echo "ENGINE 只能是 mkdocs 或 zensical，得到 $(ENGINE)" >&2; false
 endif
 site: setup
-	@$(if $(FORCE),false,$(PY) -m book.site_stamp check) || { \
-	  $(PY) -m book.runner build && \
+	@rc=1; $(if $(FORCE),,rc=0; $(PY) -m book.site_stamp check || rc=$$?;) \
+	if [ $$rc -ne 0 ]; then \
+	  { [ $$rc -eq 3 ] || $(PY) -m book.runner build; } && \
 	  $(PY) -m book.diagrams && \
 	  $(PY) -m book.site_stamp snapshot && \
 	  { $(RENDER); } && \
-	  $(PY) -m book.site_stamp commit; }
+	  $(PY) -m book.site_stamp commit; \
+	fi
 	@echo
 	@echo "构建完成：site/index.html"
 	@echo "阅读：make serve，然后打开 http://127.0.0.1:8000/"

@@ -8,7 +8,8 @@ toolchain, the hardware the runner looks for, BOOK_* variables); and once mkdocs
 `check` exits 0 only when all of it still holds. A file whose mtime changed (a checkout, a
 touch) is hashed again, so only a real change in content makes the build run.
 
-    python -m book.site_stamp check      # 0: nothing to do; 1: build (and says why)
+    python -m book.site_stamp check      # 0: nothing to do; 1: build (and says why);
+                                         # 3: only pages under docs/ changed: skip the runner
     python -m book.site_stamp snapshot   # before mkdocs build: inputs as this build sees them
     python -m book.site_stamp commit     # after it succeeded
 
@@ -97,31 +98,49 @@ def _load(book: Book) -> dict | None:
         return None
 
 
-def stale(book: Book) -> str | None:
-    """None when site/ is the build of the current inputs; otherwise the first reason why not."""
+# Only pages changed: the runner has nothing to do (it never reads docs/).
+PAGES_ONLY = ("docs/",)
+
+
+def examine(book: Book) -> tuple[str | None, bool]:
+    """(None when site/ is the build of the current inputs, otherwise the first reason why
+    not; whether everything that changed is a page, so that the runner can be skipped)."""
     stamp = _load(book)
     if stamp is None:
-        return "还没有构建记录"
+        return "还没有构建记录", False
     files = input_files(book)
     if files is None:
-        return "不在 git 仓库里，无法确认输入没变"
-    old = stamp.get("files", {})
-    if set(files) != set(old):
-        added = sorted(set(files) - set(old))
-        gone = sorted(set(old) - set(files))
-        return "文件" + ("多了：" + ", ".join(added[:3]) if added else "少了：" + ", ".join(gone[:3]))
-    for f in files:
-        size, mtime, digest = old[f]
-        st = (book.root / f).stat()
-        if (st.st_size, st.st_mtime_ns) != (size, mtime) and (st.st_size != size or _sha(book.root / f) != digest):
-            return f"{f} 变了"
+        return "不在 git 仓库里，无法确认输入没变", False
     now = machine(book)
     for k, v in now.items():
         if stamp.get("machine", {}).get(k) != v:
-            return f"机器的 {k} 变了"
+            return f"机器的 {k} 变了", False
+    old = stamp.get("files", {})
+    added = sorted(set(files) - set(old))
+    gone = sorted(set(old) - set(files))
+    changed = []
+    for f in files:
+        if f not in old:
+            continue
+        size, mtime, digest = old[f]
+        st = (book.root / f).stat()
+        if (st.st_size, st.st_mtime_ns) != (size, mtime) and (st.st_size != size or _sha(book.root / f) != digest):
+            changed.append(f)
+    touched = added + gone + changed
+    pages_only = bool(touched) and all(f.startswith(PAGES_ONLY) for f in touched)
+    if added:
+        return "文件多了：" + ", ".join(added[:3]), pages_only
+    if gone:
+        return "文件少了：" + ", ".join(gone[:3]), pages_only
+    if changed:
+        return f"{changed[0]} 变了" + (f" 等 {len(changed)} 个文件" if len(changed) > 1 else ""), pages_only
     if stamp.get("site") != site_listing(book):
-        return "site/ 和上次构建的不一样"
-    return None
+        return "site/ 和上次构建的不一样", False
+    return None, False
+
+
+def stale(book: Book) -> str | None:
+    return examine(book)[0]
 
 
 def _write(path: Path, data: dict) -> None:
@@ -132,6 +151,7 @@ def _write(path: Path, data: dict) -> None:
 
 
 def snapshot(book: Book) -> None:
+    previous = (_load(book) or {}).get("files", {})
     _stamp(book).unlink(missing_ok=True)
     files = input_files(book)
     if files is None:
@@ -139,7 +159,10 @@ def snapshot(book: Book) -> None:
     entries = {}
     for f in files:
         st = (book.root / f).stat()
-        entries[f] = [st.st_size, st.st_mtime_ns, _sha(book.root / f)]
+        old = previous.get(f)
+        # Unchanged size and mtime: the hash the last build took still stands.
+        digest = old[2] if old and (old[0], old[1]) == (st.st_size, st.st_mtime_ns) else _sha(book.root / f)
+        entries[f] = [st.st_size, st.st_mtime_ns, digest]
     _write(_stamp(book, ".pending"), {"files": entries, "machine": machine(book)})
 
 
@@ -157,12 +180,12 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     book = Book()
     if argv == ["check"]:
-        why = stale(book)
+        why, pages_only = examine(book)
         if why is None:
             print("没有变化：site/ 已是这些输入的构建结果，跳过（要重建：make site FORCE=1）")
             return 0
-        print(f"要构建：{why}")
-        return 1
+        print(f"要构建：{why}" + ("（只改了页面：不用检查实验）" if pages_only else ""))
+        return 3 if pages_only else 1
     if argv == ["snapshot"]:
         snapshot(book)
         return 0

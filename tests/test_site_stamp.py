@@ -98,3 +98,26 @@ def test_the_command_exits_by_the_verdict(project):
     p = run()
     assert p.returncode in (0, 1)
     assert p.stdout.startswith("没有变化" if p.returncode == 0 else "要构建：")
+
+
+def test_only_pages_changed_skips_the_runner(project):
+    (project.root / "docs" / "index.md").write_text("# 首页！\n", encoding="utf-8")
+    assert site_stamp.examine(project) == ("docs/index.md 变了", True)
+    (project.root / "build_outputs" / "a.json").write_text('{"x": 1}\n', encoding="utf-8")
+    why, pages_only = site_stamp.examine(project)
+    assert why and not pages_only
+
+
+def test_a_new_page_alone_is_pages_only(project):
+    (project.root / "docs" / "new.md").write_text("# 新\n", encoding="utf-8")
+    assert site_stamp.examine(project) == ("文件多了：docs/new.md", True)
+
+
+def test_snapshot_rehashes_only_what_moved(project, monkeypatch):
+    hashed = []
+    real = site_stamp._sha
+    monkeypatch.setattr(site_stamp, "_sha", lambda p: hashed.append(p.name) or real(p))
+    (project.root / "docs" / "index.md").write_text("# 首页！\n", encoding="utf-8")
+    built(project)
+    assert hashed == ["index.md"]
+    assert site_stamp.stale(project) is None
