@@ -4,18 +4,50 @@ import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import CombinedEvent, event_priority
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from book import archive, diagrams, discover, pages, render_cache  # noqa: E402
 from book.paths import Book  # noqa: E402
 
-def on_page_markdown(markdown, page, config, files):
+@event_priority(100)  # before mkdocs-macros
+def _macros_from_memo(markdown, page, config, files):
+    """A page whose source and data are an earlier build's gets that build's macro output
+    back (book/render_cache.py); render_macros: false tells mkdocs-macros to leave it."""
     book = Book(Path(config["config_file_path"]).parent)
+    key = render_cache.macro_key(page.file.src_path, markdown, page.meta)
+    hit = render_cache.macro_hit(book, key)
+    page._book_macros = (key, hit)
+    page._book_title = page.title
+    if hit is None:
+        return markdown
+    page.meta["render_macros"] = False
+    return hit["markdown"]
+
+
+def _prepare(markdown, page, config, files):
+    book = Book(Path(config["config_file_path"]).parent)
+    src = page.file.src_path
+    key, hit = getattr(page, "_book_macros", (None, None))
+    if hit is not None:
+        page.meta.pop("render_macros", None)
+        archive.PAGES[src] = hit["pages"]
+        archive.PAGE_FILES[src] = hit["files"]
+        if hit.get("title") is not None:
+            page.title = hit["title"]  # mkdocs-macros renders a title with macros in it
+    else:
+        render_cache.macro_store(book, key, src, markdown, {
+            "pages": dict(archive.PAGES.get(src, {})), "files": dict(archive.PAGE_FILES.get(src, {})),
+            # Only a title the macros rendered: the rest come from the HTML, as without a memo.
+            "title": page.title if page.title != getattr(page, "_book_title", None) else None})
     try:
-        return pages.prepare(book, page.file.src_path, page.meta, markdown)
+        return pages.prepare(book, src, page.meta, markdown)
     except pages.PageError as e:
         raise PluginError(str(e)) from None
+
+
+on_page_markdown = CombinedEvent(_macros_from_memo, _prepare)
 
 
 def on_pre_build(config):
@@ -23,6 +55,7 @@ def on_pre_build(config):
     archive.reset()
     diagrams.use(diagrams.Cache(Path(config["config_file_path"]).parent))
     render_cache.install_search_memo(Book(Path(config["config_file_path"]).parent))
+    render_cache.start_macro_memo(Book(Path(config["config_file_path"]).parent))
 
 
 def on_page_content(html, page, config, files):

@@ -194,3 +194,65 @@ def install_render_memo(book: Book, config, files) -> None:
 
     render.book_memo = True
     pages.Page.render = render
+
+
+# --- pages: the macros ------------------------------------------------------------------------
+
+# Macros whose result depends on more than the data key covers: a page that calls one is
+# rendered every time (the execution report reads the last build's states; pitfall_count
+# reads other pages' front matter).
+UNCACHEABLE = {"execution_report", "pitfall_count"}
+_MACROS: dict = {}  # "key": data key of this build; "uncacheable": pages that called one
+SKIP_PARTS = {"target", "__pycache__", ".git", ".failed"}
+SKIP_NAMES = {".last-build.json", ".lock"}
+
+
+def used_macro(page: str, name: str) -> None:
+    """macros/main.py calls this for every macro a page calls."""
+    if name in UNCACHEABLE:
+        _MACROS.setdefault("uncacheable", set()).add(page)
+
+
+def _data_key(book: Book) -> str:
+    """Everything the macros read besides the page itself: build_outputs/, experiments/,
+    crates/, drift/, the book's code and configuration, the lock files, and the hardware
+    the requires notes name."""
+    from . import hardware
+    h = hashlib.sha256()
+    h.update(_versions("mkdocs-macros-plugin", "jinja2").encode())
+    h.update(json.dumps({r: hardware.available(r) for r in hardware.KNOWN}).encode())
+    roots = ["build_outputs", "experiments", "crates", "drift", "book", "macros", "mkdocs.yml",
+             "Cargo.toml", "Cargo.lock", "requirements.lock", "package-lock.json"]
+    for name in roots:
+        top = book.root / name
+        paths = [top] if top.is_file() else sorted(top.rglob("*")) if top.is_dir() else []
+        for p in paths:
+            rel = p.relative_to(book.root)
+            if (not p.is_file() or SKIP_PARTS & set(rel.parts) or p.name in SKIP_NAMES
+                    or p.name.startswith(".tmp")):
+                continue
+            h.update(rel.as_posix().encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def start_macro_memo(book: Book) -> None:
+    """book/hooks.py's on_pre_build: the data key, once per build."""
+    _MACROS.clear()
+    _MACROS["key"] = _data_key(book) if enabled() else None
+
+
+def macro_key(src_path: str, markdown: str, meta: dict) -> str | None:
+    if not _MACROS.get("key"):
+        return None
+    return _sha(FORMAT, _MACROS["key"], src_path, json.dumps(meta, sort_keys=True, default=str),
+                markdown)
+
+
+def macro_hit(book: Book, key: str | None):
+    hit = read(book, "macros", key) if key else None
+    return hit if isinstance(hit, dict) and isinstance(hit.get("markdown"), str) else None
+
+
+def macro_store(book: Book, key: str | None, src_path: str, markdown: str, state: dict) -> None:
+    if key and src_path not in _MACROS.get("uncacheable", set()):
+        write(book, "macros", key, {"markdown": markdown, **state})

@@ -5,7 +5,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from book import archive, drift_render, messages, reference, render, report  # noqa: E402
+from book import archive, drift_render, messages, reference, render, render_cache, report  # noqa: E402
 from book.errors import BookError  # noqa: E402
 from book.paths import Book  # noqa: E402
 
@@ -45,6 +45,7 @@ def define_env(env):
 
     def macro(fn):
         def wrapped(*args, **kwargs):
+            render_cache.used_macro(page_name(), fn.__name__)
             try:
                 # The first pair() of an experiment on a page brings its full view (book/archive.py).
                 return archive.after_macro(book, page_name(), fn.__name__, args, fn(book, *args, **kwargs))

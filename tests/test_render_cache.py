@@ -106,3 +106,32 @@ def test_a_redrawn_diagram_is_not_served_from_the_memo(tmp_path):
         assert render_cache._RENDER[1] != before
     finally:
         diagrams.use(diagrams.Cache())
+
+
+MACRO_PAGE = """# 宏
+
+Value: {{ value("esc", "python.why") }}
+"""
+
+
+def test_macro_output_comes_back_and_follows_the_data(tmp_path):
+    root = make_site(tmp_path, {"index.md": MACRO_PAGE})
+    assert mkdocs_build(root, env())[0] == 0
+    memo = memo_files(root, "macros")
+    assert len(memo) == 1
+    stamp = memo[0].stat().st_mtime_ns
+    first = site_bytes(root)
+    shutil.rmtree(root / "site")
+    assert mkdocs_build(root, env())[0] == 0
+    assert site_bytes(root) == first and memo_files(root, "macros")[0].stat().st_mtime_ns == stamp
+    # The page is the same; the experiment's output it shows is not.
+    out = root / "build_outputs" / "esc" / "python.json"
+    out.write_text(out.read_text(encoding="utf-8").replace("twice", "three times"), encoding="utf-8")
+    assert mkdocs_build(root, env())[0] == 0
+    assert "three times" in (root / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_page_calling_an_uncacheable_macro_is_not_kept(tmp_path):
+    root = make_site(tmp_path, {"index.md": "# 宏\n\n共 {{ pitfall_count() }} 个坑\n"})
+    assert mkdocs_build(root, env())[0] == 0
+    assert memo_files(root, "macros") == []
