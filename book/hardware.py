@@ -121,9 +121,53 @@ def cpu_env(native: bool) -> dict:
     return {} if native else dict(CPU_PINS)
 
 
+def remembered(name: str, key, compute):
+    """A fact about this machine that costs a process to learn (torch's import), kept in
+    target/.book-machine/ under a key that changes with whatever it depends on."""
+    import hashlib
+    import json
+    from .paths import ROOT
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:20]
+    path = ROOT / "target" / ".book-machine" / f"{name}-{digest}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))["value"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    value = compute()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps({"key": key, "value": value}, default=str), encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass
+    return value
+
+
+def _stamp(path: str):
+    try:
+        st = os.stat(path)
+        return [st.st_size, st.st_mtime_ns]
+    except OSError:
+        return None
+
+
+def python_identity(python: str) -> list:
+    """What a Python's installed packages hang on: its venv's stamp (make rewrites it on
+    every install) and its site-packages' directory."""
+    venv = os.path.dirname(os.path.dirname(python))
+    sites = sorted(glob.glob(os.path.join(venv, "lib", "python*", "site-packages")))
+    return [python, _stamp(os.path.join(venv, ".stamp"))] + [[p, _stamp(p)] for p in sites]
+
+
 @lru_cache(maxsize=None)
 def torch_capability(python: str, native: bool) -> str | None:
     """The vector level ATen really dispatches on under these settings (torch's own answer)."""
+    key = [python_identity(python), native, cpu(), sorted(cpu_env(native).items()), _cpuinfo().get("flags")]
+    return remembered("torch-capability", key, lambda: _torch_capability(python, native))
+
+
+def _torch_capability(python: str, native: bool) -> str | None:
     env = {k: os.environ[k] for k in ("PATH", "HOME") if k in os.environ} | cpu_env(native)
     try:
         p = subprocess.run([python, "-I", "-c", "import torch; print(torch.backends.cpu.get_cpu_capability())"],

@@ -40,6 +40,11 @@ def imported(script: Path) -> list[str]:
 
 @lru_cache(maxsize=None)
 def python_packages(python: str) -> dict:
+    return hardware.remembered("python-packages", [hardware.python_identity(python), list(TRACKED)],
+                               lambda: _python_packages(python))
+
+
+def _python_packages(python: str) -> dict:
     code = ("import importlib.metadata as m, json\n"
             "v = {}\n"
             f"for p in {TRACKED!r}:\n"
