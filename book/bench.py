@@ -27,9 +27,9 @@ from pathlib import Path
 
 from .paths import ROOT
 
-EDIT_ID = "sum-order"
-EDIT_FILE = "experiments/guide/sum_order.py"
-EDIT_CRATE = "sum-order"
+EDIT_ID = "l03-loss"
+EDIT_FILE = "experiments/loss/loss.py"  # used by this experiment only
+EDIT_CRATE = "l03-loss"
 EDIT_PAGE = "docs/10-pitfalls/kldiv-reduction.md"
 
 
