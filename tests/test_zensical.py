@@ -150,3 +150,49 @@ def test_in_the_browser(zsite, browser):
                 .flatMap(h => [...h.shadowRoot.querySelectorAll('a[href]')]).map(a => a.href)""")
             assert any(want in h for h in hrefs[:5]), (query, hrefs[:5])
         ctx.close()
+
+
+@pytest.fixture(scope="module")
+def zwalk(zsite, browser):
+    """Every page of the Zensical build at phone width, as test_browser.py walks mkdocs'."""
+    from test_browser import Walk, attach_listeners, visit
+    w = Walk()
+    with bu.serve(zsite) as url:
+        context = browser.new_context(viewport=bu.PHONE, color_scheme="light")
+        guard = bu.Guard(context)
+        page = context.new_page()
+        attach_listeners(page, w, guard)
+        settle = bu.Settle(page)
+        try:
+            for path in bu.site_pages(zsite):
+                w.pages[path] = visit(page, guard, settle, path, url)
+        finally:
+            context.close()
+    w.outside = list(guard.outside)
+    return w
+
+
+def test_walk_every_page(zwalk):
+    from test_browser import CONTENT_TAGS
+    assert len(zwalk.pages) > 40
+    assert zwalk.outside == [], zwalk.outside[:5]
+    assert zwalk.js_errors == [], zwalk.js_errors[:5]
+    assert zwalk.bad_responses == [], zwalk.bad_responses[:5]
+    problems = []
+    for path, info in zwalk.pages.items():
+        if info["scrollWidth"] > info["innerWidth"] + 1:
+            problems.append(f"{path}: 横向溢出 {info['scrollWidth']} > {info['innerWidth']}：{info['sticking'][:3]}")
+        if info["preProblems"]:
+            problems.append(f"{path}: {info['preProblems'][:2]}")
+        for d in info["diagrams"]:
+            if not d["svg"]:
+                problems.append(f"{path}: 图没有显示：{d['text'][:80]}")
+        extra = set(info["tags"]) - CONTENT_TAGS
+        if extra:
+            problems.append(f"{path}: 正文里有不该有的元素 {sorted(extra)}")
+        if info["scripts"]:
+            problems.append(f"{path}: 正文里有 script")
+        if info["codesWithoutCopy"]:
+            problems.append(f"{path}: {info['codesWithoutCopy']} 个代码块没有复制按钮")
+    assert not problems, "\n".join(problems[:20])
+    assert sum(len(i["diagrams"]) for i in zwalk.pages.values()) >= 15
