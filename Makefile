@@ -13,7 +13,7 @@ MERMAID := node_modules/.stamp
 ENGINE ?= mkdocs
 export BOOK_ENGINE := $(ENGINE)
 ifeq ($(ENGINE),zensical)
-RENDER = rm -rf site && PYTHONPATH=. $(PY) -m zensical build --strict -f mkdocs.yml && $(PY) -m book.archive site && $(PY) -m book.search_segment site/search.json
+RENDER = rm -rf site && PYTHONPATH=. $(PY) -m zensical build --strict --clean -f mkdocs.yml && $(PY) -m book.archive site && $(PY) -m book.search_segment site/search.json
 else ifeq ($(ENGINE),mkdocs)
 RENDER = $(PY) -m mkdocs build --strict --quiet
 else

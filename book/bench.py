@@ -14,7 +14,8 @@ committed cache is never touched. Each line gives the ratio to its floor:
      in Debian's chromium against the built site; and the search index, fetched on search;
   6. the Zensical build (make site ENGINE=zensical), twice, beside mkdocs'.
 
-`python -m book.bench weight` measures only 5, on a fresh build of this checkout.
+`python -m book.bench weight` measures only 5, on a fresh build of this checkout;
+`python -m book.bench edits` only 1–3.
 """
 import json
 import os
@@ -116,6 +117,8 @@ def weight_only() -> int:
 def main() -> int:
     if sys.argv[1:] == ["weight"]:
         return weight_only()
+    # `edits`: only 1–3 (the no-op and the two edits), without the cold run's minutes.
+    edits_only = sys.argv[1:] == ["edits"]
     repo = scratch_copy()
     py = str(ROOT / ".venv" / "bin" / "python")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
@@ -155,6 +158,8 @@ def main() -> int:
               f" + 渲染下限 {floor + alone:.1f}s：{own + floor + alone:6.1f}s"
               f"（{pipeline / (own + floor + alone):.2f}×）")
 
+        if edits_only:
+            return 0
         t0 = time.monotonic()
         subprocess.run([py, "-m", "book.runner", "build", "--force"], cwd=repo, env=env,
                        check=True, stdout=subprocess.DEVNULL)

@@ -62,7 +62,10 @@ def machine(book: Book) -> dict:
         "python": sys.version,
         "rustc": out(["rustc", "-V"]),
         "hardware": {r: hardware.available(r) for r in hardware.KNOWN},
-        "env": {k: v for k, v in sorted(os.environ.items()) if k.startswith(ENV_PREFIXES)},
+        # make exports BOOK_ENGINE; a check run by hand without it means the default engine.
+        "engine": os.environ.get("BOOK_ENGINE") or "mkdocs",
+        "env": {k: v for k, v in sorted(os.environ.items())
+                if k.startswith(ENV_PREFIXES) and k != "BOOK_ENGINE"},
         # The installed Python and npm packages: their stamps move when make reinstalls them.
         "venv": _mtime(book.root / ".venv" / ".stamp"),
         "node": _mtime(book.root / "node_modules" / ".stamp"),

@@ -121,3 +121,10 @@ def test_snapshot_rehashes_only_what_moved(project, monkeypatch):
     built(project)
     assert hashed == ["index.md"]
     assert site_stamp.stale(project) is None
+
+
+def test_the_engine_counts_and_defaults_to_mkdocs(project, monkeypatch):
+    monkeypatch.setenv("BOOK_ENGINE", "mkdocs")
+    assert site_stamp.stale(project) is None  # make's export and a bare check agree
+    monkeypatch.setenv("BOOK_ENGINE", "zensical")
+    assert site_stamp.stale(project) == "机器的 engine 变了"
