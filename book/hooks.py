@@ -16,8 +16,7 @@ def _macros_from_memo(markdown, page, config, files):
     """A page whose source and data are an earlier build's gets that build's macro output
     back (book/render_cache.py); render_macros: false tells mkdocs-macros to leave it."""
     book = Book(Path(config["config_file_path"]).parent)
-    key = render_cache.macro_key(page.file.src_path, markdown, page.meta)
-    hit = render_cache.macro_hit(book, key)
+    key, hit = render_cache.macro_lookup(book, page.file.src_path, markdown, page.meta)
     page._book_macros = (key, hit)
     page._book_title = page.title
     if hit is None:

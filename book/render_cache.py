@@ -198,61 +198,123 @@ def install_render_memo(book: Book, config, files) -> None:
 
 # --- pages: the macros ------------------------------------------------------------------------
 
-# Macros whose result depends on more than the data key covers: a page that calls one is
+# Macros whose result depends on more than a page's recorded inputs: a page that calls one is
 # rendered every time (the execution report reads the last build's states; pitfall_count
 # reads other pages' front matter).
 UNCACHEABLE = {"execution_report", "pitfall_count"}
-_MACROS: dict = {}  # "key": data key of this build; "uncacheable": pages that called one
+_MACROS: dict = {}  # "global": key of what every page reads; "calls": page → macro calls; ...
+GLOBAL = ["book", "macros", "drift", "mkdocs.yml", "Cargo.toml", "Cargo.lock", "requirements.lock"]
 SKIP_PARTS = {"target", "__pycache__", ".git", ".failed"}
-SKIP_NAMES = {".last-build.json", ".lock"}
 
 
-def used_macro(page: str, name: str) -> None:
-    """macros/main.py calls this for every macro a page calls."""
-    if name in UNCACHEABLE:
-        _MACROS.setdefault("uncacheable", set()).add(page)
+def used_macro(page: str, name: str, args: tuple = ()) -> None:
+    """macros/main.py calls this for every macro a page calls: what the page reads."""
+    _MACROS.setdefault("calls", {}).setdefault(page, []).append(
+        (name, [a for a in args if isinstance(a, str)]))
 
 
-def _data_key(book: Book) -> str:
-    """Everything the macros read besides the page itself: build_outputs/, experiments/,
-    crates/, drift/, the book's code and configuration, the lock files, and the hardware
-    the requires notes name."""
-    from . import hardware
+def _tree_hash(book: Book, names) -> str:
     h = hashlib.sha256()
-    h.update(_versions("mkdocs-macros-plugin", "jinja2").encode())
-    h.update(json.dumps({r: hardware.available(r) for r in hardware.KNOWN}).encode())
-    roots = ["build_outputs", "experiments", "crates", "drift", "book", "macros", "mkdocs.yml",
-             "Cargo.toml", "Cargo.lock", "requirements.lock", "package-lock.json"]
-    for name in roots:
+    for name in names:
         top = book.root / name
         paths = [top] if top.is_file() else sorted(top.rglob("*")) if top.is_dir() else []
         for p in paths:
             rel = p.relative_to(book.root)
-            if (not p.is_file() or SKIP_PARTS & set(rel.parts) or p.name in SKIP_NAMES
-                    or p.name.startswith(".tmp")):
-                continue
-            h.update(rel.as_posix().encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
+            if p.is_file() and not SKIP_PARTS & set(rel.parts) and not p.name.startswith(".tmp"):
+                h.update(rel.as_posix().encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
     return h.hexdigest()
 
 
 def start_macro_memo(book: Book) -> None:
-    """book/hooks.py's on_pre_build: the data key, once per build."""
+    """book/hooks.py's on_pre_build: what every page reads (the book's code and configuration,
+    the locks, drift reports, the hardware the requires notes name, which page each
+    experiment belongs to), once per build."""
+    from . import hardware
+    from .discover import by_id
     _MACROS.clear()
-    _MACROS["key"] = _data_key(book) if enabled() else None
+    if not enabled():
+        return
+    pages = {i: e.page for i, e in sorted(by_id(book).items())}
+    _MACROS["global"] = _sha(FORMAT, _versions("mkdocs-macros-plugin", "jinja2"), _tree_hash(book, GLOBAL),
+                             json.dumps({r: hardware.available(r) for r in hardware.KNOWN}),
+                             json.dumps(pages))
+    _MACROS["fp"] = {}
 
 
-def macro_key(src_path: str, markdown: str, meta: dict) -> str | None:
-    if not _MACROS.get("key"):
-        return None
-    return _sha(FORMAT, _MACROS["key"], src_path, json.dumps(meta, sort_keys=True, default=str),
-                markdown)
+def _experiment_fp(book: Book, exp_id: str) -> str:
+    """An experiment as pages show it: its cached outputs, and the files of its full view."""
+    from . import archive
+    fps = _MACROS["fp"]
+    if exp_id not in fps:
+        h = hashlib.sha256(_tree_hash(book, [f"build_outputs/{exp_id}"]).encode())
+        try:
+            members = archive.members(book, archive.experiments(book)[exp_id])
+        except KeyError:
+            members = {}
+        for name in sorted(members):
+            h.update(name.encode() + b"\0" + hashlib.sha256(members[name]).digest())
+        fps[exp_id] = h.hexdigest()
+    return fps[exp_id]
 
 
-def macro_hit(book: Book, key: str | None):
-    hit = read(book, "macros", key) if key else None
-    return hit if isinstance(hit, dict) and isinstance(hit.get("markdown"), str) else None
+def _deps(book: Book, src_path: str) -> dict | None:
+    """What a page's macros read, from the calls they made; None when one is uncacheable."""
+    from .discover import by_id
+    ids, files = set(), set()
+    known = by_id(book)
+    page = src_path.removesuffix(".md").removesuffix("/index")
+    for name, args in _MACROS.get("calls", {}).get(src_path, []):
+        if name in UNCACHEABLE:
+            return None
+        # An experiment by name, whether or not it has a manifest (scratch books in the tests).
+        ids |= {a for a in args if a in known or (a and "/" not in a and (book.outputs / a).is_dir())}
+        if name == "error_messages":
+            ids |= {i for i, e in known.items() if e.page == src_path.removesuffix(".md")}
+        if name == "reference_experiments":
+            ids |= {i for i, e in known.items() if e.rows and e.page == "reference"}
+        if name == "code" and args:
+            files.add(args[0])
+            from . import archive
+            ids |= set(archive._users_of(book, args[0], src_path))  # their full views come too
+    # An experiment whose page this is gets its full view at the end (archive.page_end).
+    ids |= {i for i, e in known.items() if e.page in (page, src_path.removesuffix(".md"))}
+    return {"ids": sorted(ids), "files": sorted(files)}
 
 
-def macro_store(book: Book, key: str | None, src_path: str, markdown: str, state: dict) -> None:
-    if key and src_path not in _MACROS.get("uncacheable", set()):
-        write(book, "macros", key, {"markdown": markdown, **state})
+def _key(book: Book, src_path: str, source: str, deps: dict) -> str:
+    parts = [_MACROS["global"], src_path, source]
+    parts += [f"{i}={_experiment_fp(book, i)}" for i in deps["ids"]]
+    for f in deps["files"]:
+        p = book.root / f
+        parts.append(f"{f}={hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else 'missing'}")
+    return _sha(*parts)
+
+
+def _source(src_path: str, markdown: str, meta: dict) -> str:
+    return _sha(src_path, json.dumps(meta, sort_keys=True, default=str), markdown)
+
+
+def macro_lookup(book: Book, src_path: str, markdown: str, meta: dict):
+    """Before mkdocs-macros: (the page's source key, the memo's output for it or None)."""
+    if not _MACROS.get("global"):
+        return None, None
+    source = _source(src_path, markdown, meta)
+    deps = read(book, "macros", "deps-" + _sha(src_path))
+    if not isinstance(deps, dict) or deps.get("source") != source:
+        return source, None
+    try:
+        hit = read(book, "macros", _key(book, src_path, source, deps))
+    except OSError:
+        return source, None
+    return source, (hit if isinstance(hit, dict) and isinstance(hit.get("markdown"), str) else None)
+
+
+def macro_store(book: Book, source: str | None, src_path: str, markdown: str, state: dict) -> None:
+    """After mkdocs-macros: keep the output under the inputs the page's calls named."""
+    if not source or not _MACROS.get("global"):
+        return
+    deps = _deps(book, src_path)
+    if deps is None:
+        return
+    write(book, "macros", _key(book, src_path, source, deps), {"markdown": markdown, **state})
+    write(book, "macros", "deps-" + _sha(src_path), dict(deps, source=source))

@@ -45,7 +45,7 @@ def define_env(env):
 
     def macro(fn):
         def wrapped(*args, **kwargs):
-            render_cache.used_macro(page_name(), fn.__name__)
+            render_cache.used_macro(page_name(), fn.__name__, args)
             try:
                 # The first pair() of an experiment on a page brings its full view (book/archive.py).
                 return archive.after_macro(book, page_name(), fn.__name__, args, fn(book, *args, **kwargs))

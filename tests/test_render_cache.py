@@ -1,6 +1,7 @@
 """The render memo (book/render_cache.py) in real mkdocs builds of a scratch book: a second
 build reuses the first one's work and gives the same bytes; what the work would have found
 (a bad link) still fails a strict build; a damaged memo is computed again."""
+import json
 import os
 import shutil
 
@@ -118,12 +119,15 @@ def test_macro_output_comes_back_and_follows_the_data(tmp_path):
     root = make_site(tmp_path, {"index.md": MACRO_PAGE})
     assert mkdocs_build(root, env())[0] == 0
     memo = memo_files(root, "macros")
-    assert len(memo) == 1
-    stamp = memo[0].stat().st_mtime_ns
+    assert len(memo) == 2  # the output, and what the page read (deps-…)
+    deps = json.loads(next(p for p in memo if p.name.startswith("deps-")).read_text(encoding="utf-8"))
+    assert deps["value"]["ids"] == ["esc"]
+    stamps = [p.stat().st_mtime_ns for p in memo]
     first = site_bytes(root)
     shutil.rmtree(root / "site")
     assert mkdocs_build(root, env())[0] == 0
-    assert site_bytes(root) == first and memo_files(root, "macros")[0].stat().st_mtime_ns == stamp
+    assert site_bytes(root) == first
+    assert [p.stat().st_mtime_ns for p in memo_files(root, "macros")] == stamps
     # The page is the same; the experiment's output it shows is not.
     out = root / "build_outputs" / "esc" / "python.json"
     out.write_text(out.read_text(encoding="utf-8").replace("twice", "three times"), encoding="utf-8")
@@ -135,3 +139,21 @@ def test_a_page_calling_an_uncacheable_macro_is_not_kept(tmp_path):
     root = make_site(tmp_path, {"index.md": "# 宏\n\n共 {{ pitfall_count() }} 个坑\n"})
     assert mkdocs_build(root, env())[0] == 0
     assert memo_files(root, "macros") == []
+
+
+def test_an_experiment_edit_rerenders_only_the_pages_that_show_it(tmp_path):
+    from book import normalize
+    from conftest import write
+    root = make_site(tmp_path, {"index.md": MACRO_PAGE,
+                                "b.md": '# 另一页\n\nValue: {{ value("two", "python.why") }}\n'})
+    ok = {"expected": {"kind": "ok"}, "actual": {"status": "ok", "exit_code": 0}}
+    write(root / "build_outputs" / "two" / "python.json", normalize.dump_json({"why": "one"}))
+    write(root / "build_outputs" / "two" / "outcome.json", normalize.dump_json({"python": ok}))
+    assert mkdocs_build(root, env())[0] == 0
+    before = {p.name for p in memo_files(root, "macros")}
+    assert len(before) == 4
+    write(root / "build_outputs" / "two" / "python.json", normalize.dump_json({"why": "two"}))
+    assert mkdocs_build(root, env())[0] == 0
+    new = {p.name for p in memo_files(root, "macros")} - before
+    assert len(new) == 1  # b.md's new output; index.md came from the memo
+    assert "Value: two" in (root / "site" / "b" / "index.html").read_text(encoding="utf-8")
