@@ -105,13 +105,29 @@ def resolve_key(book: Book, crate: str, lock_text: str) -> str:
     toml = book.crates / crate / "Cargo.toml"
     text = toml.read_text("utf-8") if toml.is_file() else ""
     root_text = (book.root / "Cargo.toml").read_text("utf-8")
-    memo_key = (crate, sha(lock_text.encode()), root_text, text)
+    memo_key = sha("\0".join([crate, sha(lock_text.encode()), root_text, text]).encode())
     if memo_key not in _RESOLVE_KEYS:
-        name = tomllib.loads(text).get("package", {}).get("name", crate) if text else crate
-        info, _ = lock_graph(lock_text)
-        reach = [[n, v, info[(n, v)].get("checksum", "local"), info[(n, v)].get("dependencies", [])]
-                 for n, v in reachable(lock_text, name)]
-        _RESOLVE_KEYS[memo_key] = sha(json.dumps([root_text, text, reach]).encode())
+        # Walking the lock for every crate is most of a no-op build's time: the answers of
+        # earlier runs are kept on disk, under a key of their three inputs.
+        disk = book.target / ".book-resolve-keys.json"
+        if not _RESOLVE_KEYS:
+            try:
+                _RESOLVE_KEYS.update(json.loads(disk.read_text(encoding="utf-8")))
+            except (OSError, ValueError):
+                pass
+        if memo_key not in _RESOLVE_KEYS:
+            name = tomllib.loads(text).get("package", {}).get("name", crate) if text else crate
+            info, _ = lock_graph(lock_text)
+            reach = [[n, v, info[(n, v)].get("checksum", "local"), info[(n, v)].get("dependencies", [])]
+                     for n, v in reachable(lock_text, name)]
+            _RESOLVE_KEYS[memo_key] = sha(json.dumps([root_text, text, reach]).encode())
+            try:
+                disk.parent.mkdir(parents=True, exist_ok=True)
+                tmp = disk.with_suffix(f".tmp{os.getpid()}")
+                tmp.write_text(json.dumps(_RESOLVE_KEYS), encoding="utf-8")
+                tmp.replace(disk)
+            except OSError:
+                pass
     return _RESOLVE_KEYS[memo_key]
 
 
