@@ -1,5 +1,6 @@
 """mkdocs hooks: every page goes through book/pages.py after the macros rendered it (under
 Zensical, which reads no hooks, book/zensical_ext.py does the same)."""
+import logging
 import sys
 from pathlib import Path
 
@@ -20,7 +21,11 @@ def _macros_from_memo(markdown, page, config, files):
     page._book_macros = (key, hit)
     page._book_title = page.title
     if hit is None:
+        # What the macros log on this page (a warning fails a strict build) is kept with it.
+        page._book_capture = render_cache.Capture().__enter__()
         return markdown
+    for name, level, msg in hit.get("warnings", []):
+        logging.getLogger(name).log(level, msg)
     page.meta["render_macros"] = False
     return hit["markdown"]
 
@@ -36,7 +41,11 @@ def _prepare(markdown, page, config, files):
         if hit.get("title") is not None:
             page.title = hit["title"]  # mkdocs-macros renders a title with macros in it
     else:
+        capture = getattr(page, "_book_capture", None)
+        if capture is not None:
+            capture.__exit__(None, None, None)
         render_cache.macro_store(book, key, src, markdown, {
+            "warnings": capture.records if capture is not None else [],
             "pages": dict(archive.PAGES.get(src, {})), "files": dict(archive.PAGE_FILES.get(src, {})),
             # Only a title the macros rendered: the rest come from the HTML, as without a memo.
             "title": page.title if page.title != getattr(page, "_book_title", None) else None})

@@ -121,7 +121,7 @@ def _tokens(items) -> list:
             for i in items]
 
 
-class _Capture:
+class Capture:
     """The warnings mkdocs logs while one page renders (a bad link): a memo hit logs them
     again, so a strict build still fails on them."""
     def __init__(self):
@@ -183,7 +183,7 @@ def install_render_memo(book: Book, config, files) -> None:
                                          for src, links in hit["links"].items()
                                          if files.get_file_from_path(src) is not None}
             return
-        with _Capture() as cap:
+        with Capture() as cap:
             original(self, config, files)
         links = getattr(self, "links_to_anchors", None)
         write(book, "pages", key, {

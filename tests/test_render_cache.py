@@ -157,3 +157,13 @@ def test_an_experiment_edit_rerenders_only_the_pages_that_show_it(tmp_path):
     new = {p.name for p in memo_files(root, "macros")} - before
     assert len(new) == 1  # b.md's new output; index.md came from the memo
     assert "Value: two" in (root / "site" / "b" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_macro_warning_fails_every_strict_build(tmp_path):
+    # A warning logged while the macros render (here, a link to a page that is not there,
+    # made by a macro) must fail the second build too, when the page comes from the memo.
+    page = MACRO_PAGE + '\n{{ "[去哪](nowhere.md)" }}\n'
+    root = make_site(tmp_path, {"index.md": page})
+    for _ in range(2):
+        code, out = mkdocs_build(root, env())
+        assert code != 0 and "nowhere.md" in out, out
