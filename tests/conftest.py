@@ -172,6 +172,7 @@ def pytest_sessionstart(session):
                 s = int(time.monotonic() - cur[1])
                 # Past the test's output capture for this one line (as pytest's live logging does).
                 with capman.global_and_fixture_disabled():
-                    tr.ensure_newline()  # not after a row of dots
+                    if getattr(tr._tw, "width_of_current_line", 0):
+                        tr._tw.line()  # not after a row of dots
                     tr.write_line(f"  …仍在运行 {cur[0]}，已 {s // 60} 分 {s % 60:02d} 秒")
     threading.Thread(target=beat, daemon=True).start()
