@@ -26,11 +26,9 @@ site: setup
 	  $(PY) -m book.diagrams && \
 	  $(PY) -m book.site_stamp snapshot && \
 	  { $(RENDER); } && \
-	  $(PY) -m book.site_stamp commit; \
+	  $(PY) -m book.site_stamp commit && \
+	  printf '\n构建完成：site/index.html\n阅读：make serve，然后打开 http://127.0.0.1:8000/\n'; \
 	fi
-	@echo
-	@echo "构建完成：site/index.html"
-	@echo "阅读：make serve，然后打开 http://127.0.0.1:8000/"
 
 ## make test：跑测试（会重跑 A1 等几个实验，与缓存逐字节比对）
 test: setup
