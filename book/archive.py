@@ -24,10 +24,10 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from . import hardware
+from . import cache, hardware
 from .discover import Experiment, discover
 from .errors import BookError
-from .paths import Book
+from .paths import Book, write_atomic
 from .render import TAB_LABELS, fence, tabs
 
 DIR = "downloads"  # site/downloads/<id>.tar.gz
@@ -221,36 +221,9 @@ def _lock_packages(text: str) -> dict:
 
 def _reachable(lock_text: str, name: str) -> list:
     """The workspace lock's entries reachable from a member (over every edge any feature adds),
-    as (name, version, checksum) triples."""
-    digest = hashlib.sha256(lock_text.encode()).hexdigest()
-    key = ("reach", digest, name)
-    if key in _CACHE:
-        return _CACHE[key]
-    if ("lock", digest) not in _CACHE:
-        by_name: dict[str, list] = {}
-        for p in tomllib.loads(lock_text).get("package", []):
-            by_name.setdefault(p["name"], []).append(p)
-
-        def find(dep: str):  # "name", "name version" or "name version (source)"
-            parts = dep.split(" ")
-            cands = by_name.get(parts[0], [])
-            return [(p["name"], p["version"]) for p in cands
-                    if len(parts) == 1 or p["version"] == parts[1]][:1]
-        # Edges once per lock: every member's walk below is then only dictionary lookups.
-        edges = {(p["name"], p["version"]): [e for d in p.get("dependencies", []) for e in find(d)]
-                 for ps in by_name.values() for p in ps}
-        info = {(p["name"], p["version"]): p for ps in by_name.values() for p in ps}
-        _CACHE[("lock", digest)] = (by_name, edges, info)
-    by_name, edges, info = _CACHE[("lock", digest)]
-    todo = [(p["name"], p["version"]) for p in by_name.get(name, []) if "source" not in p]
-    seen = set()
-    while todo:
-        k = todo.pop()
-        if k not in seen:
-            seen.add(k)
-            todo += edges[k]
-    _CACHE[key] = [[n, v, info[(n, v)].get("checksum", "local")] for n, v in sorted(seen)]
-    return _CACHE[key]
+    as (name, version, checksum) triples: the key of the crate's lock slice."""
+    info, _ = cache.lock_graph(lock_text)
+    return [[n, v, info[(n, v)].get("checksum", "local")] for n, v in cache.reachable(lock_text, name)]
 
 
 def lock_slice(book: Book, crate: str, exp_id: str) -> str:
@@ -291,9 +264,7 @@ def lock_slice(book: Book, crate: str, exp_id: str) -> str:
     memo.parent.mkdir(parents=True, exist_ok=True)
     for old in memo.parent.glob("*.lock"):
         old.unlink(missing_ok=True)  # another build may be tidying up too
-    tmp = memo.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(sliced, encoding="utf-8")
-    tmp.replace(memo)
+    write_atomic(memo, sliced)
     return sliced
 
 
@@ -635,9 +606,7 @@ def archive(book: Book, exp_id: str) -> bytes:
         memo.parent.mkdir(parents=True, exist_ok=True)
         for old in memo.parent.glob(f"{exp_id}-*.tar.gz"):
             old.unlink()
-        tmp = memo.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_bytes(data)
-        tmp.replace(memo)
+        write_atomic(memo, data)
     _CACHE[key] = data
     return data
 

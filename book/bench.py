@@ -35,13 +35,9 @@ EDIT_PAGE = "docs/10-pitfalls/kldiv-reduction.md"
 
 
 def exclusive_ids(repo: Path) -> set[str]:
-    import yaml
-    out = set()
-    for m in (repo / "experiments").rglob("*.yaml"):
-        data = yaml.safe_load(m.read_text(encoding="utf-8"))
-        if isinstance(data, dict) and data.get("exclusive"):
-            out.add(data["id"])
-    return out
+    from .discover import discover
+    from .paths import Book
+    return {e.id for e in discover(Book(repo)) if e.exclusive}
 
 
 def median(measure, n: int = 5) -> float:

@@ -14,7 +14,7 @@ from pathlib import Path
 from . import hardware, normalize
 from .discover import Experiment
 from .errors import BookError
-from .paths import Book
+from .paths import Book, write_atomic
 
 # Bump when the engine changes what it writes into an entry: every entry goes stale.
 ENGINE_VERSION = "7"
@@ -122,10 +122,7 @@ def resolve_key(book: Book, crate: str, lock_text: str) -> str:
                      for n, v in reachable(lock_text, name)]
             _RESOLVE_KEYS[memo_key] = sha(json.dumps([root_text, text, reach]).encode())
             try:
-                disk.parent.mkdir(parents=True, exist_ok=True)
-                tmp = disk.with_suffix(f".tmp{os.getpid()}")
-                tmp.write_text(json.dumps(_RESOLVE_KEYS), encoding="utf-8")
-                tmp.replace(disk)
+                write_atomic(disk, json.dumps(_RESOLVE_KEYS))
             except OSError:
                 pass
     return _RESOLVE_KEYS[memo_key]
@@ -147,11 +144,7 @@ def _resolve_memo(book: Book) -> dict:
 
 def _save_resolve(book: Book, memo: dict) -> None:
     path = book.root / RESOLVE_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps(dict(sorted(memo.items())), indent=1, sort_keys=True) + "\n",
-                   encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(path, json.dumps(dict(sorted(memo.items())), indent=1, sort_keys=True) + "\n")
     st = path.stat()
     _RESOLVE[book.root] = ((st.st_size, st.st_mtime_ns), memo)
 

@@ -126,7 +126,7 @@ def remembered(name: str, key, compute):
     target/.book-machine/ under a key that changes with whatever it depends on."""
     import hashlib
     import json
-    from .paths import ROOT
+    from .paths import ROOT, write_atomic
     digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:20]
     path = ROOT / "target" / ".book-machine" / f"{name}-{digest}.json"
     try:
@@ -135,10 +135,7 @@ def remembered(name: str, key, compute):
         pass
     value = compute()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps({"key": key, "value": value}, default=str), encoding="utf-8")
-        tmp.replace(path)
+        write_atomic(path, json.dumps({"key": key, "value": value}, default=str))
     except OSError:
         pass
     return value

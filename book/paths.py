@@ -1,4 +1,5 @@
 """Where the book keeps things. Tests point a Book at a scratch project."""
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,3 +46,15 @@ class Book:
     @property
     def compare_script(self):
         return self.experiments / "compare.py"
+
+
+def write_atomic(path: Path, data: bytes | str) -> None:
+    """Write a whole file or nothing: a reader (or a killed build) never sees half of it."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    if isinstance(data, str):
+        tmp.write_text(data, encoding="utf-8")
+    else:
+        tmp.write_bytes(data)
+    tmp.replace(path)

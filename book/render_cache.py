@@ -16,7 +16,7 @@ import os
 from importlib import metadata
 from pathlib import Path
 
-from .paths import Book
+from .paths import Book, write_atomic
 
 DIR = Path("target") / ".book-render"
 # Bump when what a memo holds changes shape.
@@ -60,11 +60,8 @@ def read(book: Book, kind: str, key: str):
 
 
 def write(book: Book, kind: str, key: str, value) -> None:
-    path = book.root / DIR / kind / f"{key}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps({"key": key, "value": value}, ensure_ascii=False), encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(book.root / DIR / kind / f"{key}.json",
+                 json.dumps({"key": key, "value": value}, ensure_ascii=False))
 
 
 # --- search ----------------------------------------------------------------------------------
@@ -214,13 +211,13 @@ def used_macro(page: str, name: str, args: tuple = ()) -> None:
 
 
 def _tree_hash(book: Book, names) -> str:
+    from .cache import _files
     h = hashlib.sha256()
     for name in names:
         top = book.root / name
-        paths = [top] if top.is_file() else sorted(top.rglob("*")) if top.is_dir() else []
-        for p in paths:
+        for p in (_files(top) if top.exists() else []):
             rel = p.relative_to(book.root)
-            if p.is_file() and not SKIP_PARTS & set(rel.parts) and not p.name.startswith(".tmp"):
+            if not SKIP_PARTS & set(rel.parts) and not p.name.startswith(".tmp"):
                 h.update(rel.as_posix().encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
     return h.hexdigest()
 

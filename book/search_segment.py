@@ -1,20 +1,15 @@
 """`python -m book.search_segment SITE_DIR/search.json`: cut the Chinese in Zensical's search
-index into words with jieba, as Material's search plugin does under mkdocs (each run of Han
-characters becomes its words joined by U+200B, which the configured separator splits on).
-Without it a Chinese query matches only whole runs of characters."""
+index into words with jieba, with the very function Material's search plugin uses under
+mkdocs (each run of Han characters becomes its words joined by U+200B, which the configured
+separator splits on). Without it a Chinese query matches only whole runs of characters."""
 import json
 import sys
 from pathlib import Path
 
 import jieba
-from backrefs import bre
+from material.plugins.search.plugin import SearchIndex
 
-HAN = bre.compile(r"(\p{script: Han}+)")
-
-
-def segment(text: str) -> str:
-    return HAN.sub(lambda m: "\u200b" + "\u200b".join(jieba.cut(m.group(0))) + "\u200b",
-                   text).strip("\u200b")
+segment = SearchIndex()._segment_chinese
 
 
 def main(argv=None) -> int:

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from . import hardware
-from .paths import Book
+from .paths import Book, write_atomic
 
 # One stamp per checkout: make bench's scratch copy shares target/ with the repo.
 def _stamp(book: Book, kind: str = "") -> Path:
@@ -147,10 +147,7 @@ def stale(book: Book) -> str | None:
 
 
 def _write(path: Path, data: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data), encoding="utf-8")
-    tmp.replace(path)  # never a half-written stamp
+    write_atomic(path, json.dumps(data))  # never a half-written stamp
 
 
 def snapshot(book: Book) -> None:
