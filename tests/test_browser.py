@@ -575,6 +575,13 @@ def run_search(page, query: str) -> tuple[str, list[str]]:
     """Type a query into Material's search; return its meta line and the result pages."""
     box = page.locator("input.md-search__input")
     box.click()
+    # Empty the box and wait for the meta line to say so: otherwise the previous query's
+    # count can satisfy the wait below and its results be read for this query.
+    box.fill("")
+    box.press("End")
+    page.wait_for_function(
+        "() => !/\\d|没有/.test(document.querySelector('.md-search-result__meta').textContent)",
+        timeout=15000)
     box.fill(query)
     box.press("End")  # Material reads the query on keyup
     page.wait_for_function(  # a count, or "没有找到符合条件的结果"
