@@ -117,6 +117,12 @@ def browser():
         b.close()
 
 
+@pytest.fixture(scope="module")
+def zurl(zsite):
+    with bu.serve(zsite) as url:
+        yield url
+
+
 def test_in_the_browser(zsite, browser):
     with bu.serve(zsite) as url:
         ctx = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -241,3 +247,101 @@ def test_pasted_error_messages_under_zensical(zsite, browser):
     assert misses == ZENSICAL_SEARCH_MISSES, (
         f"新的没找到：{sorted(misses - ZENSICAL_SEARCH_MISSES)}；"
         f"已经能找到了（从 ZENSICAL_SEARCH_MISSES 里删掉）：{sorted(ZENSICAL_SEARCH_MISSES - misses)}")
+
+
+# The rest of test_browser.py's checks that do not depend on Material's own search UI, run
+# on the Zensical build with the same helpers.
+
+def test_every_link_resolves_under_zensical(zsite):
+    from book import sources
+    from test_browser import link_problems
+    pages = {p: (zsite / p.lstrip("/") / "index.html").read_text(encoding="utf-8")
+             for p in bu.site_pages(zsite)}
+    problems, burn_links = link_problems(zsite, pages, sources.burn_version(REPO / "Cargo.lock"))
+    assert len(burn_links) >= 20
+    assert problems == [], "\n".join(problems[:20])
+
+
+def test_linked_tabs_persist_across_pages_under_zensical(browser, zurl):
+    from test_browser import OTHER_TAB_PAGE, TABS_JS, choose_burn
+    context, page, before = choose_burn(browser, zurl)
+    try:
+        assert len(before) >= 3 and set(before) == {"PyTorch"}, before
+        page.goto(zurl + OTHER_TAB_PAGE)
+        after = page.evaluate(TABS_JS, "open")
+        assert len(after) >= 2 and set(after) == {"burn"}, after
+    finally:
+        context.close()
+
+
+def test_diagrams_follow_the_colour_scheme_under_zensical(browser, zurl):
+    from test_browser import SCHEME_JS
+    for scheme, want in (("light", "diagram-light"), ("dark", "diagram-dark")):
+        context = browser.new_context(viewport=bu.DESKTOP, color_scheme=scheme)
+        bu.Guard(context)
+        try:
+            page = context.new_page()
+            page.goto(zurl + "/03-loss-backward/", wait_until="load")
+            svgs = page.evaluate(SCHEME_JS)
+            assert [s["cls"] for s in svgs if s["shown"]] == [want], (scheme, svgs)
+            (label,) = [s["label"] for s in svgs if s["shown"]]
+            assert (label > 0.5) == (want == "diagram-dark"), (scheme, svgs)
+        finally:
+            context.close()
+
+
+def test_copy_button_copies_text_under_zensical(browser, zurl):
+    context = browser.new_context(viewport=bu.DESKTOP)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    bu.Guard(context)
+    try:
+        page = context.new_page()
+        page.goto(zurl + "/10-pitfalls/rank-mismatch/")
+        pre = page.locator(".md-content pre:has(code:text('Tensor<'))").first
+        expected = pre.locator("code").text_content()
+        pre.hover()
+        pre.locator("button.md-clipboard, button[data-md-type='copy']").first.click()
+        copied = page.evaluate("navigator.clipboard.readText()")
+    finally:
+        context.close()
+    assert "Tensor<" in copied and copied.strip() == expected.strip()
+
+
+def test_every_page_is_light_on_first_view_under_zensical(browser, zurl, zsite):
+    from test_browser import FIRST_VIEW_GZIP_BUDGET
+    over = {}
+    for path in bu.site_pages(zsite):
+        w = bu.page_weight(browser, zurl + path, settle_ms=100)
+        assert w["outside"] == [], (path, w["outside"])
+        if w["gzip"] > FIRST_VIEW_GZIP_BUDGET:
+            over[path] = w["gzip"]
+    assert over == {}, over
+
+
+def test_the_search_index_waits_for_the_reader_under_zensical(browser, zurl):
+    """docs/assets/search.js holds back Zensical's request for search.json too: none on first
+    view; the search button (clicked, or opened with "/") fetches it and the search works."""
+    from urllib.parse import urlsplit
+    for opener in ("click", "/"):
+        context = browser.new_context(viewport=bu.DESKTOP)
+        guard = bu.Guard(context)
+        asked = []
+        try:
+            page = context.new_page()
+            page.on("request", lambda r: asked.append(urlsplit(r.url).path))
+            page.goto(zurl + "/10-pitfalls/", wait_until="load")
+            page.wait_for_load_state("networkidle")
+            page.wait_for_timeout(500)
+            assert "/search.json" not in asked, "the index came with the page, before any search"
+            if opener == "click":
+                page.locator(".md-search__button").first.click()
+            else:
+                page.keyboard.press("/")
+            page.wait_for_timeout(500)
+            page.evaluate(SET_QUERY, "梯度裁剪")
+            page.wait_for_function(f"() => ({RESULTS})().some(h => h.includes('clip-grad-norm'))",
+                                   timeout=15000)
+            assert "/search.json" in asked, opener
+        finally:
+            context.close()
+        assert guard.outside == []

@@ -1,13 +1,14 @@
-// Three changes to Material's search, made before its bundle runs (mkdocs-material only):
+// Three changes to Material's search, made before its bundle runs:
 // 1. The index (over 1 MB) is fetched when the reader starts to search, not on every page
-//    load: Material's request for search_index.json waits until the search box is used.
+//    load: the theme's request for it waits until the search box is used. Both engines ask
+//    for it by XMLHttpRequest: Material for search/search_index.json, Zensical for search.json.
 // 2. A pasted error message is searched for its words. Material reads quotes, + - ~ ^ * and :
 //    as lunr query syntax, so `AlreadyExists("checkpoint.bpk")` found nothing at all.
 (function () {
-  // Under Zensical (make site ENGINE=zensical) the search is its own, not lunr: leave it be.
+  // Under Zensical (make site ENGINE=zensical) the search is its own, not lunr: only 1 applies.
   var gen = document.querySelector('meta[name="generator"]');
-  if (gen && /^zensical/.test(gen.getAttribute("content") || "")) return;
-  var INDEX = /\/search\/search_index\.json$/;
+  var zensical = !!(gen && /^zensical/.test(gen.getAttribute("content") || ""));
+  var INDEX = zensical ? /\/search\.json$/ : /\/search\/search_index\.json$/;
   var open = XMLHttpRequest.prototype.open;
   var send = XMLHttpRequest.prototype.send;
   var waiting = [];
@@ -35,11 +36,15 @@
   }
   document.addEventListener("focusin", function (e) { if (isSearch(e.target)) want(); }, true);
   document.addEventListener("pointerdown", function (e) { if (isSearch(e.target)) want(); }, true);
+  // Zensical's "/" key clicks the search button without a pointer.
+  document.addEventListener("click", function (e) { if (isSearch(e.target)) want(); }, true);
   document.addEventListener("change", function (e) {
     if (e.target && e.target.id === "__search" && e.target.checked) want();
   }, true);
   // A link with ?q= opens the search at once.
   if (/[?&]q=/.test(location.search)) want();
+
+  if (zensical) return;
 
   // Material's query message to its search worker is {type: 2, data: "<query>"}.
   var QUERY = 2;
