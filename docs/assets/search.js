@@ -1,11 +1,12 @@
-// Three changes to Material's search, made before its bundle runs:
+// Changes to the theme's search, made before its bundle runs:
 // 1. The index (over 1 MB) is fetched when the reader starts to search, not on every page
 //    load: the theme's request for it waits until the search box is used. Both engines ask
 //    for it by XMLHttpRequest: Material for search/search_index.json, Zensical for search.json.
 // 2. A pasted error message is searched for its words. Material reads quotes, + - ~ ^ * and :
 //    as lunr query syntax, so `AlreadyExists("checkpoint.bpk")` found nothing at all.
 (function () {
-  // Under Zensical (make site ENGINE=zensical) the search is its own, not lunr: only 1 applies.
+  // Under Zensical (make site ENGINE=zensical) the search is its own, not lunr: 1 applies, and
+  // dropPaths below instead of 2 and 3.
   var gen = document.querySelector('meta[name="generator"]');
   var zensical = !!(gen && /^zensical/.test(gen.getAttribute("content") || ""));
   var INDEX = zensical ? /\/search\.json$/ : /\/search\/search_index\.json$/;
@@ -44,26 +45,32 @@
   // A link with ?q= opens the search at once.
   if (/[?&]q=/.test(location.search)) want();
 
-  if (zensical) return;
-
-  // Material's query message to its search worker is {type: 2, data: "<query>"}.
+  // Both engines send their worker a query as {type: 2, data: ...}: Material the query
+  // string, Zensical {input: "<query>", ...}.
   var QUERY = 2;
   var Original = window.Worker;
   if (!Original) return;
   function clean(q) {
     return q.replace(/["+~^*:]/g, " ").replace(/(^|\s)-+/g, "$1 ");
   }
+  // Zensical matches every word of a query, so the reader's own path in a pasted message
+  // (/home/me/port/target/...) finds nothing: the book prints $DIR there. Such words go.
+  function dropPaths(q) {
+    return q.split(/\s+/).filter(function (w) { return !/^['"(<\[]*(~|\/)\S*\/./.test(w); }).join(" ");
+  }
   // 3. Material's worker runs inside javascripts/workers/book-search.js, which fixes a lunr bug
   //    that made every query with a common number in it fail (see that file).
   var MATERIAL_WORKER = /(^|\/)(search\.[0-9a-f]+\.min\.js)$/;
   window.Worker = function (url, options) {
-    var m = String(url).match(MATERIAL_WORKER);
+    var m = !zensical && String(url).match(MATERIAL_WORKER);
     if (m) url = String(url).replace(MATERIAL_WORKER, "$1book-search.js?material=" + m[2]);
     var w = new Original(url, options);
     var post = w.postMessage;
     w.postMessage = function (msg) {
       if (msg && msg.type === QUERY && typeof msg.data === "string") {
         arguments[0] = { type: QUERY, data: clean(msg.data) };
+      } else if (zensical && msg && msg.type === QUERY && msg.data && typeof msg.data.input === "string") {
+        arguments[0] = { type: QUERY, data: Object.assign({}, msg.data, { input: dropPaths(msg.data.input) }) };
       }
       return post.apply(w, arguments);
     };
