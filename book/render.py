@@ -330,6 +330,18 @@ def nice_ticks(lo: float, hi: float, most: int = 5) -> list[float]:
     return [round(k * step, 12) for k in range(first, last + 1)]
 
 
+def _in_key_order(ys):
+    """{"step01": .., "step02": ..} in key order; nested ({"epoch1": {"step01": ..}}) one
+    mapping after the other."""
+    if not isinstance(ys, dict):
+        return ys
+    out = []
+    for k in sorted(ys):
+        v = _in_key_order(ys[k])
+        out += v if isinstance(v, list) else [v]
+    return out
+
+
 def line_plot(book: Book, title: str, series: list, x_label: str = "", y_label: str = "") -> str:
     """An inline SVG line plot of cached outputs. series: [[label, exp_id, path], ...], each
     path naming a list of numbers, or a mapping read in key order (y at x = 1, 2, ...).
@@ -339,9 +351,7 @@ def line_plot(book: Book, title: str, series: list, x_label: str = "", y_label: 
         if not isinstance(item, (list, tuple)) or len(item) != 3:
             raise BookError(f"line_plot 的每条线写成 [标签, 实验 id, 字段路径]，得到 {item!r}")
         label, exp_id, path = item
-        ys = outputs.entry(book, exp_id).field(path)
-        if isinstance(ys, dict):  # {"step01": .., "step02": ..}: in key order
-            ys = [ys[k] for k in sorted(ys)]
+        ys = _in_key_order(outputs.entry(book, exp_id).field(path))
         if not isinstance(ys, list) or not ys or not all(
                 isinstance(y, (int, float)) and not isinstance(y, bool) for y in ys):
             raise BookError(f"实验 {exp_id} 的 {path} 不是一列数，画不了线")

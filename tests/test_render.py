@@ -369,6 +369,15 @@ def test_line_plot_reads_a_mapping_in_key_order(book):
     assert ys[1] < ys[0] < ys[2]
 
 
+def test_line_plot_reads_nested_mappings_one_after_the_other(book):
+    entry(book, "epochs", {"outcome.json": {}, "python.json": {"loss": {
+        "epoch2": {"step03": 0.0}, "epoch1": {"step02": 2.0, "step01": 1.0}}}})
+    svg = render.line_plot(book, "t", [["p", "epochs", "python.loss"]])
+    pts = svg.split('points="')[1].split('"')[0].split()
+    ys = [float(p.split(",")[1]) for p in pts]
+    assert len(ys) == 3 and ys[1] < ys[0] < ys[2]  # epoch1's steps in order, then epoch2's
+
+
 def test_line_plot_rejects_what_is_not_a_list_of_numbers(book):
     with pytest.raises(BookError, match="一列数"):
         render.line_plot(book, "t", [["p", "demo", "python.name"]])

@@ -94,8 +94,10 @@ def fnv1a64(values) -> str:
 
 
 def train(dropout: float, loader, test_loader) -> dict:
+    # region: init
     model = Net(dropout)
     model.load_state_dict(torch.load(DATA / "init.pt"))
+    # endregion: init
     # region: optim
     optimizer = torch.optim.Adam(model.parameters(), lr=LR)
     scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=GAMMA)
@@ -139,6 +141,7 @@ def main():
 
     dropped = train(DROPOUT, *loaders())
     print(json.dumps({
+        "config": {"batch": BATCH, "epochs": EPOCHS, "lr": LR, "gamma": GAMMA, "dropout": DROPOUT},
         "batches_fnv": fnv1a64(matched["seen"]),
         "steps": len(matched["losses"]),
         # Per epoch, then per step: the comparison's tolerance grows by epoch.
@@ -148,6 +151,8 @@ def main():
         "predictions": predictions.tolist(),
         "predictions_correct": int((predictions == test_loader.dataset.y).sum()),
         "log_probs_first4": log_probs[:4].flatten().tolist(),
+        "running_var": {"bn1": model.bn1.running_var.tolist(),
+                        "bn2": model.bn2.running_var.tolist()},
         "dropout_run": {"final_train_loss": dropped["losses"][-1],
                         "accuracy": dropped["epochs"][-1]["accuracy"]},
         "seconds": {"epochs": matched["seconds"]},

@@ -128,6 +128,9 @@ impl Net {
     }
 }
 
+// endregion: model
+
+// region: batchnorm
 /// BatchNorm's training forward, updating the running statistics as PyTorch does (with the
 /// unbiased variance): see docs/10-pitfalls/batchnorm.md. Inference goes to bn.forward.
 fn forward_train<const D: usize>(bn: &BatchNorm, x: Tensor<D>) -> Tensor<D> {
@@ -144,13 +147,15 @@ fn forward_train<const D: usize>(bn: &BatchNorm, x: Tensor<D>) -> Tensor<D> {
     bn.running_var.update(var.detach());
     out.output
 }
+// endregion: batchnorm
 
+// region: loss
 /// F.nll_loss: the mean of -log_probs[i, y[i]].
 fn nll_loss(log_probs: Tensor<2>, y: Tensor<1, Int>, mean: bool) -> Tensor<1> {
     let picked = log_probs.gather(1, y.unsqueeze_dim::<2>(1)).neg();
     if mean { picked.mean() } else { picked.sum() }
 }
-// endregion: model
+// endregion: loss
 
 // region: evaluate
 /// model.eval() + torch.no_grad(): valid() puts the parameters on the inner device, where
@@ -228,6 +233,16 @@ fn infer(checkpoint: &str) -> Value {
     serde_json::from_slice(&out.stdout).expect("cap-cnn-infer's JSON")
 }
 
+/// The running variances of both BatchNorms, after valid() has folded in the last update.
+fn running_var(model: &Net) -> Value {
+    let m = model.valid();
+    let v = |bn: &BatchNorm| -> Vec<f64> {
+        let d: Vec<f32> = bn.running_var.value().into_data().try_to_vec().unwrap();
+        d.into_iter().map(f64::from).collect()
+    };
+    json!({"bn1": v(&m.bn1), "bn2": v(&m.bn2)})
+}
+
 fn main() {
     let device = Device::flex().autodiff();
     device.seed(1); // the dropout masks of the second run
@@ -260,6 +275,7 @@ fn main() {
         epochs.insert(format!("epoch{}", k + 1), json!({"test_loss": l, "accuracy": a}));
     }
     let out = json!({
+        "config": {"batch": BATCH, "epochs": EPOCHS, "lr": LR, "gamma": GAMMA, "dropout": DROPOUT},
         "batches_fnv": fnv1a64(&matched.seen),
         "steps": matched.losses.len(),
         "loss": loss,
@@ -267,6 +283,7 @@ fn main() {
         "predictions": inferred["predictions"],
         "predictions_correct": inferred["predictions_correct"],
         "log_probs_first4": inferred["log_probs_first4"],
+        "running_var": running_var(&matched.model),
         "dropout_run": {
             "final_train_loss": f64::from(*dropped.losses.last().unwrap()),
             "accuracy": dropped.epochs.last().unwrap().1,
@@ -276,6 +293,7 @@ fn main() {
                 "final_train_loss": f64::from(*stock.losses.last().unwrap()),
                 "test_loss": stock.epochs.last().unwrap().0,
                 "accuracy": stock.epochs.last().unwrap().1,
+                "running_var": running_var(&stock.model),
             },
         },
         "seconds": {"epochs": matched.seconds},
