@@ -232,6 +232,12 @@ def inputs(exp: Experiment, book: Book) -> dict:
         paths.append(book.pins)
     # Crates whose binaries the experiment runs: their sources and their Cargo.lock slices.
     paths += [book.crates / c for c in exp.needs]
+    # What the script reads besides itself (a sibling module it imports, a crate's data/):
+    # the same files its download package takes.
+    from . import archive  # archive imports this module
+    paths += [f for f in archive.script_files(book, exp)[1:]]
+    paths += [book.crates / c for c in archive.crates_of(book, exp)
+              if c not in exp.needs and c != (exp.burn or {}).get("crate")]
     files = {}
     for path in paths:
         for f in _files(path):

@@ -310,7 +310,7 @@ def build(book: Book, only: list[str] | None = None, jobs: int | None = None,
         exps = [e for e in exps if e.id in only]
     problems, t0 = [], time.monotonic()
     with cache.build_lock(book, wait, log):
-        if any(e.burn for e in exps) and book.cargo_lock.parent.joinpath("Cargo.toml").is_file():
+        if any(e.burn or e.needs for e in exps) and book.cargo_lock.parent.joinpath("Cargo.toml").is_file():
             # cargo's members = ["crates/*"] fails on any folder without a Cargo.toml: name it.
             bare = [d.name for d in sorted(book.crates.iterdir())
                     if d.is_dir() and not (d / "Cargo.toml").is_file()]

@@ -419,3 +419,37 @@ def test_a_damaged_resolve_memo_is_asked_again(project, tmp_path, monkeypatch):
     assert cache.stale_reason(exp(project, "r1"), project) is None
     assert trees()  # cargo answered instead of the damaged file
     assert json.loads(memo.read_text(encoding="utf-8"))["okjson"]["deps"] == ["helper 0.1.0 local"]
+
+
+def test_a_python_only_experiment_with_needs_records_a_new_crate_in_cargo_lock(tmp_path):
+    root = make_workspace(tmp_path / "proj", crates=("helper",))
+    generate_lockfile(root)
+    write_crate(root, "okvec2", "fn main() { println!(\"{{}}\"); }\n")  # not in Cargo.lock yet
+    manifest(root, "measure", "needs: [okvec2]\npython:\n  script: ok.py\n")
+    book = scratch_book(root)
+    assert runner.build(book, log=lambda s: None) == []
+    assert 'name = "okvec2"' in (root / "Cargo.lock").read_text(encoding="utf-8")
+
+
+def test_what_a_script_reads_besides_itself_is_an_input(tmp_path):
+    """A sibling module the script imports, and the data of a crate it opens by path, are in
+    its key (as they are in its download package): editing either makes the entry stale."""
+    root = make_workspace(tmp_path / "proj", crates=("helper", "okvec"))
+    write(root / "experiments" / "shared_mod.py", "VALUE = 1\n")
+    write(root / "crates" / "okvec" / "data" / "x.txt", "1\n")
+    write(root / "experiments" / "reads.py",
+          "import json, sys\nfrom pathlib import Path\n"
+          "sys.path.insert(0, str(Path(__file__).parent))  # python -I leaves it out\n"
+          "import shared_mod\n"
+          "ROOT = Path(__file__).resolve().parents[1]\n"
+          "d = (ROOT / 'crates' / 'okvec' / 'data' / 'x.txt').read_text()\n"
+          "print(json.dumps({'v': shared_mod.VALUE, 'd': d}))\n")
+    manifest(root, "reads", "python:\n  script: reads.py\n")
+    book = scratch_book(root)
+    assert runner.build(book, log=lambda s: None) == []
+    assert cache.stale_reason(exp(book, "reads"), book) is None
+    append(root / "experiments" / "shared_mod.py", "# edited\n")
+    assert "experiments/shared_mod.py" in cache.stale_reason(exp(book, "reads"), book)
+    assert runner.build(book, log=lambda s: None) == []
+    append(root / "crates" / "okvec" / "data" / "x.txt", "2\n")
+    assert "crates/okvec/data/x.txt" in cache.stale_reason(exp(book, "reads"), book)
