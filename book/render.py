@@ -93,11 +93,18 @@ def code(book: Book, path: str, region: str | None = None, lang: str | None = No
     return fence(extract(p, region, book), lang)
 
 
-def pair(book: Book, exp_id: str, region: str | None = None) -> str:
-    """The two programs of an experiment, in linked tabs."""
+def pair(book: Book, exp_id: str, region: str | None = None, burn_file: str | None = None) -> str:
+    """The two programs of an experiment, in linked tabs. burn_file: the burn side's region
+    from another file of the experiment (a crate it lists under needs), not its crate's main."""
     items = []
     for side in ("python", "burn"):
         p, lang = side_source(book, exp_id, side)
+        if side == "burn" and burn_file:
+            p = book.root / burn_file
+            allowed = [book.crates / c for c in manifest(book, exp_id).needs]
+            if not any(p.is_relative_to(c) for c in allowed):
+                raise BookError(f"pair({exp_id!r}, {region!r}, {burn_file!r})：burn_file 要在实验 "
+                                f"needs 里的 crate 中（{[c.name for c in allowed]}）")
         items.append((TAB_LABELS[side], fence(extract(p, region, book), lang)))
     return tabs(items)
 

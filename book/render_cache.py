@@ -269,6 +269,8 @@ def _deps(book: Book, src_path: str) -> dict | None:
             ids |= {i for i, e in known.items() if e.page == src_path.removesuffix(".md")}
         if name == "reference_experiments":
             ids |= {i for i, e in known.items() if e.rows and e.page == "reference"}
+        if name == "pair" and len(args) > 2 and args[2]:
+            files.add(args[2])  # burn_file: a file of a crate the experiment needs
         if name == "code" and args:
             files.add(args[0])
             from . import archive

@@ -236,6 +236,20 @@ def test_pair_shows_both_programs_in_linked_tabs(tmp_path):
         render.pair(b, "nope")
 
 
+def test_pair_takes_the_burn_side_from_a_crate_the_experiment_needs(tmp_path):
+    b = scratch_book(tmp_path)
+    write(b.experiments / "p.py", "# region: r\nprint(1)\n# endregion: r\n")
+    write_crate(tmp_path, "c", "fn main() {}\n")
+    write_crate(tmp_path, "gen", "// region: r\nlet g = 1;\n// endregion: r\n")
+    write_crate(tmp_path, "other", "// region: r\nlet o = 1;\n// endregion: r\n")
+    manifest(tmp_path, "pp", "python:\n  script: p.py\nburn:\n  crate: c\nneeds: [gen]\n")
+    out = render.pair(b, "pp", "r", "crates/gen/src/main.rs")
+    assert "print(1)" in out and "let g = 1;" in out
+    # A file of a crate the experiment does not run is refused, with the crates it may use.
+    with pytest.raises(BookError, match=r"needs.*\['gen'\]"):
+        render.pair(b, "pp", "r", "crates/other/src/main.rs")
+
+
 # --- rendered outputs -------------------------------------------------------------------
 
 def test_compact_json_packs_numbers_and_keeps_the_rest():

@@ -148,11 +148,17 @@ def main():
 
     val_loss = evaluate(model, val)
 
+    # region: checkpoint
+    torch.save(model.state_dict(), "charlm.pt")
+    restored = CharLM(len(chars))
+    restored.load_state_dict(torch.load("charlm.pt", weights_only=True))
+    # endregion: checkpoint
+
     # region: generate
-    model.eval()
+    restored.eval()
     with torch.no_grad():
         prompt = torch.tensor([[stoi[c] for c in PROMPT]])
-        logits, state = model(prompt)
+        logits, state = restored(prompt)
         logits0 = logits[0, -1]
         out, margin = [], math.inf
         for _ in range(GEN_LEN):
@@ -160,7 +166,7 @@ def main():
             margin = min(margin, (top2[0] - top2[1]).item())
             nxt = logits[0, -1].argmax()
             out.append(chars[nxt])
-            logits, state = model(nxt.view(1, 1), state)
+            logits, state = restored(nxt.view(1, 1), state)
     generated = "".join(out)
     # endregion: generate
 

@@ -3,6 +3,7 @@
 //! Reads the same data/ files as the PyTorch script: zen.txt, init.pt (PyTorch's
 //! state_dict; the LSTM's stacked gates are split here) and order.json (the batch order).
 use std::collections::BTreeSet;
+use std::process::Command;
 use std::time::Instant;
 
 use burn::module::{Module, ModuleVisitor, Param};
@@ -25,7 +26,6 @@ const LR: f64 = 1e-2;
 const WEIGHT_DECAY: f32 = 0.01;
 const MAX_NORM: f32 = 0.25;
 const PROMPT: &str = "Beautiful is ";
-const GEN_LEN: usize = 80;
 
 // region: data
 struct Text {
@@ -281,26 +281,15 @@ fn main() {
 
     let val_loss = evaluate(&model, &val, &plain);
 
-    // region: generate
-    let model = model.valid(); // no autodiff: tensors on the plain Flex device
-    let ids: Vec<i64> = PROMPT.chars().map(|c| text.chars.binary_search(&c).unwrap() as i64).collect();
-    let prompt = Tensor::<2, Int>::from_data(TensorData::new(ids, [1, PROMPT.len()]), &plain);
-    let (mut logits, mut state) = model.forward(prompt, None);
-    let last = |l: &Tensor<3>| -> Tensor<1> {
-        let [_, t, v] = l.dims();
-        l.clone().slice(s![0, t - 1, ..]).reshape([v])
-    };
-    let logits0 = last(&logits);
-    let (mut out, mut margin) = (String::new(), f32::INFINITY);
-    for _ in 0..GEN_LEN {
-        let l = last(&logits);
-        let top2 = l.clone().sort_descending(0).slice(s![0..2]).into_data().try_to_vec::<f32>().unwrap();
-        margin = margin.min(top2[0] - top2[1]);
-        let next = l.argmax(0); // [1]
-        out.push(text.chars[next.clone().into_scalar::<i64>() as usize]);
-        (logits, state) = model.forward(next.reshape([1, 1]), Some(state));
-    }
-    // endregion: generate
+    // region: checkpoint
+    // valid() first, then save; a second program, without autodiff, loads it and generates
+    // (crates/cap-charlm-generate).
+    model.valid().save_file("charlm.bpk").expect("save charlm.bpk");
+    let exe = std::env::current_exe().unwrap().with_file_name("cap-charlm-generate");
+    let run = Command::new(&exe).arg("charlm.bpk").output().expect("run cap-charlm-generate");
+    assert!(run.status.success(), "cap-charlm-generate: {}", String::from_utf8_lossy(&run.stderr));
+    let generated: Value = serde_json::from_slice(&run.stdout).expect("cap-charlm-generate's JSON");
+    // endregion: checkpoint
 
     let result = json!({
         "config": {"steps": STEPS, "batch": BATCH, "seq": SEQ, "max_norm": f64::from(MAX_NORM), "prompt": PROMPT},
@@ -313,9 +302,9 @@ fn main() {
         "val_loss_init": f64::from(val_loss_init),
         "final_loss": f64::from(val_loss),
         "final_ppl": f64::from(val_loss).exp(),
-        "logits0": floats(logits0),
-        "generated": out,
-        "gen_min_margin": f64::from(margin),
+        "logits0": generated["logits0"],
+        "generated": generated["generated"],
+        "gen_min_margin": generated["gen_min_margin"],
         "seconds": seconds,
     });
     println!("{}", serde_json::to_string_pretty(&result).unwrap());
