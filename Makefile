@@ -1,5 +1,8 @@
 # 《Rust in Everything》PyTorch → burn 卷。见 README.md。
 SHELL := /bin/bash
+# No implicit rules or variables: make looks up nothing it is not told about (a no-op make site
+# is the stamp check plus make itself).
+MAKEFLAGS += --no-builtin-rules --no-builtin-variables
 PY    := .venv/bin/python
 export NO_MKDOCS_2_WARNING := 1
 # npm ci's mermaid: book.diagrams draws the ```mermaid fences with it (nothing of it goes into site/).
@@ -19,6 +22,8 @@ RENDER = $(PY) -m mkdocs build --strict --quiet
 else
 RENDER = echo "ENGINE 只能是 mkdocs 或 zensical，得到 $(ENGINE)" >&2; false
 endif
+# Its recipe is plain POSIX sh: dash starts faster than bash, and a no-op is mostly that start.
+site: SHELL := /bin/sh
 site: setup
 	@rc=1; $(if $(FORCE),,rc=0; $(PY) -m book.site_stamp check || rc=$$?;) \
 	if [ $$rc -ne 0 ]; then \
