@@ -10,6 +10,8 @@ const IN: usize = 32;
 const OUT: usize = 32;
 const LR: f64 = 0.05;
 const DECAY: f64 = 0.99;
+// How much slower the last 10 steps must be than the first 10 for last10_slower_than_first10.
+const SLOWER: f64 = 3.0;
 
 fn seq(n: usize, f: fn(f64) -> f64, scale: f64) -> Vec<f32> {
     (0..n).map(|k| (scale * f((k + 1) as f64)) as f32).collect()
@@ -60,7 +62,8 @@ fn main() {
         "final_loss": losses[STEPS - 1],
         "w_head": flat(w),
         "target_head": flat(target),
-        "last10_slower_than_first10": last > 3.0 * first,
+        "slower_factor": SLOWER,
+        "last10_slower_than_first10": last > SLOWER * first,
         "step_ms": step_ms,
         "first10_median_ms": first,
         "last10_median_ms": last,

@@ -7,6 +7,7 @@ import time
 import torch
 
 STEPS, B, IN, OUT = 1000, 16, 32, 32
+SLOWER = 3.0  # how much slower the last 10 steps must be for last10_slower_than_first10
 LR, DECAY = 0.05, 0.99
 torch.set_num_threads(1)
 
@@ -45,7 +46,8 @@ print(json.dumps({
     "final_loss": losses[-1],
     "w_head": w.detach().flatten()[:4].tolist(),
     "target_head": target.flatten()[:4].tolist(),
-    "last10_slower_than_first10": last > 3.0 * first,
+    "slower_factor": SLOWER,
+    "last10_slower_than_first10": last > SLOWER * first,
     "step_ms": step_ms,
     "first10_median_ms": first,
     "last10_median_ms": last,
