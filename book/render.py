@@ -323,6 +323,17 @@ def num(book: Book, exp_id: str, path: str):
     return v
 
 
+def max_diff(book: Book, exp_id: str, field: str) -> float:
+    """The comparison's largest |diff| over a field and everything under it ("loss.epoch2"
+    covers loss.epoch2.step21 ...), as compare.json recorded it."""
+    fields = outputs.entry(book, exp_id).json("compare.json").get("fields", [])
+    diffs = [f["max_diff"] for f in fields
+             if (f["field"] == field or f["field"].startswith(field + ".")) and f.get("max_diff") is not None]
+    if not diffs:
+        raise BookError(f"实验 {exp_id} 的比较里没有字段 {field!r}")
+    return max(diffs)
+
+
 PLOT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
 
 

@@ -87,7 +87,7 @@ def define_env(env):
 
     for fn in (render.code, render.pair, render.side_output, render.outputs_tabs,
                render.compare_output, render.compare_table, render.value, render.raw, render.num, render.claim,
-               render.version_line, render.pitfall_count, render.src, render.line_plot, render.has_output, render.require,
+               render.version_line, render.pitfall_count, render.max_diff, render.src, render.line_plot, render.has_output, render.require,
                render.requires_note, report.execution_report,
                drift_render.drift_report):
         macro(fn)

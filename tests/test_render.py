@@ -392,6 +392,17 @@ def test_line_plot_reads_nested_mappings_one_after_the_other(book):
     assert len(ys) == 3 and ys[1] < ys[0] < ys[2]  # epoch1's steps in order, then epoch2's
 
 
+def test_max_diff_takes_a_field_and_everything_under_it(book):
+    entry(book, "md", {"outcome.json": {}, "compare.json": {"fields": [
+        {"field": "loss.epoch1.step01", "max_diff": 1e-7}, {"field": "loss.epoch2.step21", "max_diff": 3e-6},
+        {"field": "loss_final", "max_diff": 9.0}, {"field": "name", "kind": "str", "max_diff": None}]}})
+    assert render.max_diff(book, "md", "loss") == 3e-6  # not loss_final
+    assert render.max_diff(book, "md", "loss.epoch1") == 1e-7
+    assert render.max_diff(book, "md", "loss_final") == 9.0
+    with pytest.raises(BookError, match="'nope'"):
+        render.max_diff(book, "md", "nope")
+
+
 def test_line_plot_rejects_what_is_not_a_list_of_numbers(book):
     with pytest.raises(BookError, match="一列数"):
         render.line_plot(book, "t", [["p", "demo", "python.name"]])
