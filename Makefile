@@ -5,7 +5,7 @@ SHELL := /bin/bash
 MAKEFLAGS += --no-builtin-rules --no-builtin-variables
 PY    := .venv/bin/python
 export NO_MKDOCS_2_WARNING := 1
-# npm ci's mermaid: book.diagrams draws the ```mermaid fences with it (nothing of it goes into site/).
+# npm ci's mermaid: book.site.draw draws the ```mermaid fences with it (nothing of it goes into site/).
 MERMAID := node_modules/.stamp
 
 .PHONY: site test serve check outputs setup bench clean diff review drift reproduce
@@ -16,7 +16,7 @@ MERMAID := node_modules/.stamp
 ENGINE ?= mkdocs
 export BOOK_ENGINE := $(ENGINE)
 ifeq ($(ENGINE),zensical)
-RENDER = rm -rf site && PYTHONPATH=. $(PY) -m zensical build --strict --clean -f mkdocs.yml && $(PY) -m book.archive site && $(PY) -m book.search_segment site/search.json
+RENDER = rm -rf site && PYTHONPATH=. $(PY) -m zensical build --strict --clean -f mkdocs.yml && $(PY) -m book.commands.downloads site && $(PY) -m book.commands.search_segment site/search.json
 else ifeq ($(ENGINE),mkdocs)
 RENDER = $(PY) -m mkdocs build --strict --quiet
 else
@@ -25,19 +25,19 @@ endif
 # Its recipe is plain POSIX sh: dash starts faster than bash, and a no-op is mostly that start.
 site: SHELL := /bin/sh
 site: setup
-	@rc=1; $(if $(FORCE),,rc=0; $(PY) -m book.site_stamp check || rc=$$?;) \
+	@rc=1; $(if $(FORCE),,rc=0; $(PY) -m book.commands.site_stamp check || rc=$$?;) \
 	if [ $$rc -ne 0 ]; then \
-	  { [ $$rc -eq 3 ] || $(PY) -m book.runner build; } && \
-	  $(PY) -m book.diagrams && \
-	  $(PY) -m book.site_stamp snapshot && \
+	  { [ $$rc -eq 3 ] || $(PY) -m book.commands.runner build; } && \
+	  $(PY) -m book.commands.diagrams && \
+	  $(PY) -m book.commands.site_stamp snapshot && \
 	  { $(RENDER); } && \
-	  $(PY) -m book.site_stamp commit && \
+	  $(PY) -m book.commands.site_stamp commit && \
 	  printf '\n构建完成：site/index.html\n阅读：make serve，然后打开 http://127.0.0.1:8000/\n'; \
 	fi
 
 ## make test：跑测试（会重跑 A1 等几个实验，与缓存逐字节比对）
 test: setup
-	$(PY) -m book.runner check
+	$(PY) -m book.commands.runner check
 	$(PY) -m pytest -q tests
 
 ## make serve：在本机 127.0.0.1:8000 上提供已构建的 site/
@@ -47,32 +47,32 @@ serve:
 
 ## make check：不运行任何实验，只检查提交的输出是否过期、契约是否成立
 check: .venv/.stamp target/.fetched
-	$(PY) -m book.runner check
-	$(PY) -m book.diagrams --check
+	$(PY) -m book.commands.runner check
+	$(PY) -m book.commands.diagrams --check
 
 ## make diff REF=main：build_outputs/ 和一个 git 引用相比，哪些实验的输出变了、怎么变的
 ##   （结局、最大误差、文本、只有输入；只有计时变了的不列，要看加 VOLATILE=1）
 REF ?= HEAD
 diff review: .venv/.stamp
-	$(PY) -m book.review $(REF) $(if $(VOLATILE),--volatile)
+	$(PY) -m book.commands.review $(REF) $(if $(VOLATILE),--volatile)
 
 ## make drift BURN=0.23.0-pre.1 [TORCH=2.x.y]：在 .drift/ 的临时副本里用别的版本构建、运行全书，
 ##   逐页报告哪些坑还在、哪些预期的失败消失或变了、比较移动了多少、源码链接的符号挪了没有；
 ##   报告写到 drift/<标签>.json（附录页渲染它）。已提交的缓存和 Cargo.lock 不动。
 drift: setup
-	$(PY) -m book.drift $(if $(BURN),--burn $(BURN)) $(if $(TORCH),--torch $(TORCH)) $(if $(HARDWARE),--hardware)
+	$(PY) -m book.commands.drift $(if $(BURN),--burn $(BURN)) $(if $(TORCH),--torch $(TORCH)) $(if $(HARDWARE),--hardware)
 
 ## make reproduce [IDS="a1-train-step flex-matmul"]：把实验（默认全部，除 requires: 的）强制重跑到临时缓存，
 ##   和提交的 build_outputs/ 比：逐字节；声明了 cpu: 的字段在另一类 CPU 上按比较的容差。不改提交的缓存。
 reproduce: setup
-	$(PY) -m book.reproduce $(IDS)
+	$(PY) -m book.commands.reproduce $(IDS)
 
 outputs: setup
-	$(PY) -m book.runner build
+	$(PY) -m book.commands.runner build
 
 ## make bench：计时（不是测试）
 bench: setup
-	$(PY) -m book.bench
+	$(PY) -m book.commands.bench
 
 setup: .venv/.stamp $(MERMAID) target/.fetched target/.system
 
@@ -81,7 +81,7 @@ setup: .venv/.stamp $(MERMAID) target/.fetched target/.system
 	.venv/bin/pip install --quiet -r requirements.lock -r requirements-zensical.lock
 	touch $@
 
-# Diagrams are drawn at build time (book/diagrams.py); the copy older checkouts made goes.
+# Diagrams are drawn at build time (book/site/draw.py); the copy older checkouts made goes.
 $(MERMAID): package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts --silent
 	rm -rf docs/assets/vendor

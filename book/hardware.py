@@ -1,4 +1,6 @@
-"""What this machine offers to experiments that need hardware (a Vulkan driver, an NVIDIA GPU).
+"""What this machine is and offers: the toolchain, the CPU (and the pins that make PyTorch's
+kernels the same on every class), and the hardware experiments may need (a Vulkan driver, an
+NVIDIA GPU).
 
 An experiment that declares `requires: [...]` runs only where all of it is present; elsewhere
 the build keeps its committed output and says so. BOOK_HARDWARE="vulkan,cuda" (or "")
@@ -20,6 +22,21 @@ def _out(cmd) -> str | None:
     except (OSError, subprocess.TimeoutExpired):
         return None
     return p.stdout.strip() if p.returncode == 0 else None
+
+
+@lru_cache(maxsize=None)
+def toolchain(python: str) -> dict:
+    def out(cmd):
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return "missing"
+    return {
+        "rustc": out(["rustc", "-V"]).removeprefix("rustc "),
+        "cargo": out(["cargo", "-V"]).removeprefix("cargo "),
+        "python": out([python, "-c", "import platform; print(platform.python_version())"]),
+    }
+
 
 
 def vulkan_icds() -> list[str]:

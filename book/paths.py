@@ -1,10 +1,13 @@
 """Where the book keeps things. Tests point a Book at a scratch project."""
+import hashlib
 import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Folders no input of an experiment lives in: build output, bytecode, version control.
+SKIP_DIRS = {"target", "__pycache__", ".git"}
 
 
 @dataclass
@@ -58,3 +61,18 @@ def write_atomic(path: Path, data: bytes | str) -> None:
     else:
         tmp.write_bytes(data)
     tmp.replace(path)
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def files_under(path: Path):
+    """A file itself, or every file under a folder (sorted), outside SKIP_DIRS."""
+    path = Path(path)
+    if path.is_file():
+        yield path
+        return
+    for p in sorted(path.rglob("*")):
+        if p.is_file() and not SKIP_DIRS & set(p.relative_to(path).parts):
+            yield p

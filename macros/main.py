@@ -5,9 +5,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from book import archive, drift_render, messages, reference, render, render_cache, report  # noqa: E402
 from book.errors import BookError  # noqa: E402
+from book.pages import (blocks, drift_report, messages, plots, programs, reference,  # noqa: E402
+                        report, values, versions)
 from book.paths import Book  # noqa: E402
+from book.site import render_memo  # noqa: E402
+from book.site.downloads import view  # noqa: E402
 
 
 class _NotBookErrors(logging.Filter):
@@ -45,10 +48,10 @@ def define_env(env):
 
     def macro(fn):
         def wrapped(*args, **kwargs):
-            render_cache.used_macro(page_name(), fn.__name__, args)
+            render_memo.used_macro(page_name(), fn.__name__, args)
             try:
-                # The first pair() of an experiment on a page brings its full view (book/archive.py).
-                return archive.after_macro(book, page_name(), fn.__name__, args, fn(book, *args, **kwargs))
+                # The first pair() of an experiment on a page brings its full view (book/site/downloads/view.py).
+                return view.after_macro(book, page_name(), fn.__name__, args, fn(book, *args, **kwargs))
             except Exception as e:
                 call = ", ".join([repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()])
                 msg = f"页面 {page_name()}：{fn.__name__}({call})：{e}"
@@ -65,7 +68,7 @@ def define_env(env):
 
     macro(error_messages)
 
-    # The torch → burn map (book/reference.py): tables rendered from table-driven experiments.
+    # The torch → burn map (book/pages/reference.py): tables rendered from table-driven experiments.
     def reference_table(book, exp_id, topic=None):
         return reference.table(book, exp_id, topic)
 
@@ -85,9 +88,9 @@ def define_env(env):
                reference_row):
         macro(fn)
 
-    for fn in (render.code, render.pair, render.side_output, render.outputs_tabs,
-               render.compare_output, render.compare_table, render.value, render.raw, render.num, render.claim,
-               render.version_line, render.pitfall_count, render.max_diff, render.src, render.line_plot, render.has_output, render.require,
-               render.requires_note, report.execution_report,
-               drift_render.drift_report):
+    for fn in (programs.code, programs.pair, blocks.side_output, blocks.outputs_tabs,
+               blocks.compare_output, blocks.compare_table, values.value, values.raw, values.num,
+               values.claim, versions.version_line, blocks.pitfall_count, values.max_diff,
+               versions.src, plots.line_plot, blocks.has_output, values.require,
+               blocks.requires_note, report.execution_report, drift_report.drift_report):
         macro(fn)

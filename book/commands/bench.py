@@ -1,0 +1,218 @@
+"""make bench: how much the pipeline costs on top of the work it cannot avoid.
+
+Measured in one run, in a scratch copy of the repo (sharing target/ and .venv), so the
+committed cache is never touched. Each line gives the ratio to its floor:
+  1. a no-op `make site` against what it cannot skip (book.commands.site_stamp's check), with a
+     plain `mkdocs build` beside it;
+  2. a one-page edit: `make site` against a `mkdocs build` with nothing to redo (the render
+     pass every build pays) plus rendering that page alone;
+  3. a one-experiment edit: the pipeline against that experiment's own build and run plus
+     the render the edit needs (mkdocs after the same edit, the runner run apart);
+  4. a cold run of every experiment (empty output cache, warm cargo) against its floor:
+     max(the slowest experiment, the exclusive ones' time + the rest's time / cores);
+  5. page weight: what each page's first view downloads, plain and gzip-compressed, measured
+     in Debian's chromium against the built site; and the search index, fetched on search;
+  6. the Zensical build (make site ENGINE=zensical), twice, beside mkdocs'.
+
+`python -m book.commands.bench weight` measures only 5, on a fresh build of this checkout;
+`python -m book.commands.bench edits` only 1–3.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ..paths import ROOT
+
+EDIT_ID = "l03-loss"
+EDIT_FILE = "experiments/loss/loss.py"  # used by this experiment only
+EDIT_CRATE = "l03-loss"
+EDIT_PAGE = "docs/10-pitfalls/kldiv-reduction.md"
+
+
+def exclusive_ids(repo: Path) -> set[str]:
+    from ..experiments.manifest import discover
+    from ..paths import Book
+    return {e.id for e in discover(Book(repo)) if e.exclusive}
+
+
+def median(measure, n: int = 5) -> float:
+    return sorted(measure() for _ in range(n))[n // 2]
+
+
+def timed(cmd, cwd, env=None) -> float:
+    t0 = time.monotonic()
+    subprocess.run(cmd, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    return time.monotonic() - t0
+
+
+def scratch_copy() -> Path:
+    d = Path(tempfile.mkdtemp(prefix="book-bench-"))
+    ignore = shutil.ignore_patterns(".venv", "target", "site", "node_modules", ".git", ".bench",
+                                   ".drift", ".screenshots")
+    shutil.copytree(ROOT, d / "repo", ignore=ignore, symlinks=True)
+    repo = d / "repo"
+    for shared in (".venv", "target", "node_modules"):
+        if (ROOT / shared).exists():
+            (repo / shared).symlink_to(ROOT / shared)
+    # make site's skip asks git which files are inputs.
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    return repo
+
+
+def page_weights(site: Path) -> None:
+    """4. What each page's first view downloads in a fresh browser context (empty cache),
+    served from 127.0.0.1 like `make serve`: plain and gzip-compressed, as a server would send
+    it. The search index is apart: it comes only when the reader searches."""
+    # The browser helpers live with the browser tests, so that the bench and the page-weight
+    # test measure the same way.
+    sys.path.insert(0, str(ROOT / "tests" / "site"))
+    import gzip
+
+    import browser_util as bu
+
+    problem = bu.chromium_problem()
+    if problem:
+        print(f"4. 页面重量：没有测（{problem}）")
+        return
+    from playwright.sync_api import sync_playwright
+
+    pages = bu.site_pages(site)
+    with bu.serve(site) as base, sync_playwright() as pw:
+        browser = bu.launch(pw)
+        try:
+            weights = {p: bu.page_weight(browser, base + p, settle_ms=100) for p in pages}
+        finally:
+            browser.close()
+    gz = sorted(w["gzip"] for w in weights.values())
+    heavy = max(weights, key=lambda p: weights[p]["gzip"])
+    outside = sum(len(w["outside"]) for w in weights.values())
+    index = (site / "search" / "search_index.json").read_bytes()
+    print(f"4. 页面重量（{len(pages)} 页，各自空缓存加载首屏；gzip 后）：中位数 {gz[len(gz) // 2] / 1e3:.0f} KB，"
+          f"最重 {gz[-1] / 1e3:.0f} KB（{heavy}，不压缩 {weights[heavy]['bytes'] / 1e3:.0f} KB，"
+          f"{weights[heavy]['requests']} 个请求）；搜索索引搜索时才下载："
+          f"{len(index) / 1e6:.2f} MB，gzip {len(gzip.compress(index, 6, mtime=0)) / 1e3:.0f} KB"
+          + (f"；站外请求 {outside} 个" if outside else ""))
+
+
+def weight_only() -> int:
+    site = Path(tempfile.mkdtemp(prefix="book-bench-site-"))
+    try:
+        subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-m", "mkdocs", "build", "--strict",
+                        "--quiet", "-d", str(site)], cwd=ROOT, check=True,
+                       env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        page_weights(site)
+    finally:
+        shutil.rmtree(site, ignore_errors=True)
+    return 0
+
+
+def main() -> int:
+    if sys.argv[1:] == ["weight"]:
+        return weight_only()
+    # `edits`: only 1–3 (the no-op and the two edits), without the cold run's minutes.
+    edits_only = sys.argv[1:] == ["edits"]
+    repo = scratch_copy()
+    py = str(ROOT / ".venv" / "bin" / "python")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    mkdocs = [py, "-m", "mkdocs", "build", "--strict", "--quiet"]
+    try:
+        # Warm-up, so that the first measurement does not pay for imports and page memos; and
+        # the edited experiment run once from this copy (cargo's fingerprints and the machine
+        # facts the runner remembers are keyed on paths, and the copy's are new).
+        timed(["make", "-s", "site"], repo, env)
+        timed([py, "-m", "book.commands.runner", "build", EDIT_ID, "--force"], repo, env)
+        timed(["make", "-s", "site"], repo, env)
+
+        # Tenths of a second: the median of five.
+        noop = median(lambda: timed(["make", "-s", "site"], repo, env))
+        check = median(lambda: timed([py, "-m", "book.commands.site_stamp", "check"], repo, env))
+        plain = timed(mkdocs + ["-d", str(repo.parent / "plain")], repo,
+                      dict(env, BOOK_RENDER_MEMO="0"))
+        print(f"1. 什么都没改的 make site：{noop:6.2f}s；它省不掉的检查：{check:6.2f}s"
+              f"（{noop / check:.2f}×）；没有任何缓存的 mkdocs build：{plain:6.1f}s")
+
+        # The render floor: a build that finds every page in the memo.
+        floor = timed(mkdocs, repo, env)
+        page = repo / EDIT_PAGE
+        page.write_text(page.read_text(encoding="utf-8") + "\n<!-- bench edit -->\n", encoding="utf-8")
+        edited = timed(["make", "-s", "site"], repo, env)
+        # What that page alone costs to render: the same edit again, timed without the rest.
+        page.write_text(page.read_text(encoding="utf-8") + "\n<!-- bench edit 2 -->\n", encoding="utf-8")
+        again = timed(mkdocs, repo, env)
+        alone = max(again - floor, 0.0)
+        print(f"2. 改一页（{EDIT_PAGE}）后的 make site：{edited:6.1f}s；渲染下限（什么都不用重做的"
+              f" mkdocs build {floor:.1f}s + 这一页 {alone:.1f}s）：{floor + alone:6.1f}s"
+              f"（{edited / (floor + alone):.2f}×）")
+
+        script = repo / EDIT_FILE
+        script.write_text(script.read_text(encoding="utf-8") + "# bench edit\n", encoding="utf-8")
+        pipeline = timed(["make", "-s", "site"], repo, env)
+        own = timed(["cargo", "build", "-q", "-p", EDIT_CRATE, "--release"], repo,
+                    dict(env, CARGO_TARGET_DIR=str(ROOT / "target")))
+        own += timed([str(ROOT / "target" / "release" / EDIT_CRATE)], repo)
+        own += timed([py, "-I", str(script)], repo)
+        # The render this edit needs: the same edit again, the runner run apart, then mkdocs
+        # alone (the memo gives back every page that does not show the experiment).
+        script.write_text(script.read_text(encoding="utf-8") + "# bench edit 2\n", encoding="utf-8")
+        runner_s = timed([py, "-m", "book.commands.runner", "build"], repo, env)
+        render = timed(mkdocs, repo, env)
+        print(f"3. 改一个实验（{EDIT_ID}）后的 make site：{pipeline:6.1f}s；它自己的构建+运行 {own:.1f}s"
+              f" + 这次要的渲染 {render:.1f}s：{own + render:6.1f}s（{pipeline / (own + render):.2f}×；"
+              f"其中 runner {runner_s:.1f}s）")
+
+        if edits_only:
+            return 0
+        t0 = time.monotonic()
+        subprocess.run([py, "-m", "book.commands.runner", "build", "--force"], cwd=repo, env=env,
+                       check=True, stdout=subprocess.DEVNULL)
+        cold = time.monotonic() - t0
+        exclusive = exclusive_ids(repo)
+        slowest, worst, shared, alone_s = None, 0.0, 0.0, 0.0
+        for entry in sorted((repo / "build_outputs").iterdir()):
+            vol = entry / "volatile.json"
+            if not vol.is_file():
+                continue
+            secs = json.loads(vol.read_text(encoding="utf-8"))["seconds"]
+            # The two sides run one after the other inside one experiment.
+            total = sum(secs.get("python", {}).values()) + sum(secs.get("burn", {}).values())
+            if entry.name in exclusive:
+                alone_s += total
+            else:
+                shared += total
+            if total > worst:
+                slowest, worst = entry.name, total
+        cores = os.cpu_count() or 1
+        cold_floor = max(worst, alone_s + shared / cores)
+        n = sum(1 for e in (repo / "build_outputs").iterdir() if e.is_dir() and not e.name.startswith("."))
+        print(f"4. 冷跑全部 {n} 个实验（输出缓存清空，cargo 已编译）：{cold:6.1f}s；下限 {cold_floor:6.1f}s"
+              f" = max(最慢的单个实验 {slowest} {worst:.1f}s，独占的 {alone_s:.1f}s + 其余 {shared:.1f}s"
+              f" / {cores} 核)（{cold / cold_floor:.2f}×）")
+
+        if not (repo / "site" / "index.html").is_file():
+            subprocess.run(mkdocs, cwd=repo, env=env, check=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+        print("5. 页面大小：")
+        page_weights(repo / "site")
+
+        # The same book by Zensical (make site ENGINE=zensical), last: it writes site/ too.
+        zenv = dict(env, PYTHONPATH=str(repo))
+        zen = [py, "-m", "zensical", "build", "--strict", "-f", str(repo / "mkdocs.yml")]
+        z1 = timed(zen, repo, zenv)
+        z2 = timed(zen, repo, zenv)
+        print(f"6. Zensical 构建：{z1:6.1f}s，什么都没改再构建一次：{z2:6.1f}s；"
+              f"mkdocs（渲染下限，记忆全部命中）：{floor:6.1f}s，没有缓存：{plain:6.1f}s")
+    finally:
+        shutil.rmtree(repo.parent, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,137 @@
+"""Rerun experiments into a scratch cache and hold them against the committed entries.
+
+    python -m book.commands.reproduce [ID ...]     (make reproduce IDS="a b")
+
+Byte for byte, except where the manifest says so: an experiment with `cpu:` fields, rerun on
+a CPU of another class (vendor and SIMD level) than the one that made its entry, must keep its outcomes, every
+other field and every text exactly, and its `cpu:` float fields within the comparison's
+tolerance (a declared hash or flag may differ).
+volatile.json (timings) is never compared.
+"""
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from .. import hardware
+from ..checking.compare import load_compare
+from ..errors import BookError
+from ..experiments.manifest import Experiment, discover
+from ..paths import Book
+from ..pipeline.build import build
+
+# Files computed from the others: when those are held to their rules, these follow.
+DERIVED = {"compare.json", "compare.txt", "mutation.txt", "outcome.json", "hashes.json"}
+NEVER = {"volatile.json"}
+
+
+def _json(p: Path):
+    return json.loads(p.read_text(encoding="utf-8"))
+
+
+def _cpu_class(d: Path) -> str | None:
+    return hardware.cpu_class(_json(d / "provenance.json").get("cpu", {}))
+
+
+def _under(path: str, prefixes: list[str]) -> bool:
+    return any(path == q or path.startswith(q + ".") for q in prefixes)
+
+
+def _leaves(cmp, data: dict, prefixes: list[str]) -> tuple[dict, dict]:
+    """({leaf path: value} outside the prefixes, the same for the leaves under them)."""
+    rest, cpu = {}, {}
+    for path, v in cmp._leaves(data, ""):
+        (cpu if _under(path, prefixes) else rest)[path] = v
+    return rest, cpu
+
+
+def differences(exp: Experiment, book: Book, committed: Path, fresh: Path) -> list[str]:
+    """What the fresh entry breaks of the committed one's promises (empty when it holds)."""
+    old = {p.name for p in committed.iterdir()} - NEVER
+    new = {p.name for p in fresh.iterdir()} - NEVER
+    if old != new:
+        return [f"{exp.id}：文件不同：只在缓存里 {sorted(old - new)}，只在重跑里 {sorted(new - old)}"]
+    made_on, here = _cpu_class(committed), _cpu_class(fresh)
+    if not exp.cpu or made_on == here:
+        return [f"{exp.id}：{n} 和缓存的不是逐字节相同" for n in sorted(new)
+                if (committed / n).read_bytes() != (fresh / n).read_bytes()]
+    return _across_classes(exp, book, committed, fresh, made_on, here)
+
+
+def _across_classes(exp, book, committed, fresh, made_on, here) -> list[str]:
+    cmp = load_compare(book)
+    where = f"{exp.id}（缓存来自 {made_on}，这里是 {here}）"
+    problems = []
+    a, b = _json(committed / "outcome.json"), _json(fresh / "outcome.json")
+    for side in ("python", "burn"):
+        if side in a and a[side]["actual"].get("status") != b.get(side, {}).get("actual", {}).get("status"):
+            problems.append(f"{where}：{side} 的结局变了")
+    if "compare" in a and a["compare"].get("ok") != b.get("compare", {}).get("ok"):
+        problems.append(f"{where}：比较的结论变了")
+    c = exp.compare or {}
+    for n in sorted({p.name for p in fresh.iterdir()} - DERIVED - NEVER):
+        side = n.split(".")[0]
+        if n == f"{side}.json" and side in ("python", "burn"):
+            mine = [p[len(side) + 1:] for p in exp.cpu if p.startswith(side + ".")]
+            rest_a, cpu_a = _leaves(cmp, _json(committed / n), mine)
+            rest_b, cpu_b = _leaves(cmp, _json(fresh / n), mine)
+            if rest_a != rest_b:
+                changed = sorted(k for k in rest_a.keys() | rest_b.keys() if rest_a.get(k) != rest_b.get(k))
+                problems.append(f"{where}：{n} 在 cpu: 以外的字段变了：{', '.join(changed[:5])}")
+            if set(cpu_a) != set(cpu_b):
+                problems.append(f"{where}：{n} 的 cpu: 字段一边有一边没有")
+                continue
+            # Floats move within the tolerance; a declared hash or flag may simply differ.
+            floats = [k for k, v in cpu_a.items()
+                      if all(isinstance(x, float) for x in cmp._flat(v)) and list(cmp._flat(v))]
+            cpu_a = {k: cpu_a[k] for k in floats}
+            cpu_b = {k: cpu_b[k] for k in floats}
+            rep = cmp.compare(cpu_a, cpu_b, c.get("tol", 0.0), None, c.get("tols"))
+            if cpu_a and not rep["ok"]:
+                problems.append(f"{where}：{n} 的 cpu: 字段超出容差：最大误差 {rep['worst']:.2e}"
+                                f"（{rep['worst_field']}）")
+        elif n == "provenance.json":
+            pa, pb = _json(committed / n), _json(fresh / n)
+            for prov in (pa, pb):  # what the CPU offers, and what torch then dispatches on
+                for k in ("vendor", "simd", "torch_capability"):
+                    prov.get("cpu", {}).pop(k, None)
+            if pa != pb:
+                problems.append(f"{where}：provenance.json 除 CPU 以外变了")
+        elif (committed / n).read_bytes() != (fresh / n).read_bytes():
+            problems.append(f"{where}：{n} 和缓存的不是逐字节相同")
+    return problems
+
+
+def rerun(book: Book, ids: list[str], log=print) -> list[str]:
+    """Force-run the given experiments into a scratch cache; every broken promise, as text."""
+    exps = {e.id: e for e in discover(book)}
+    unknown = sorted(set(ids) - set(exps))
+    if unknown:
+        raise BookError(f"没有这些实验：{unknown}")
+    with tempfile.TemporaryDirectory(prefix="book-reproduce-") as d:
+        scratch = Book(book.root, book.python, outputs_dir=Path(d))
+        problems = build(scratch, only=ids, force=True, log=log)
+        for i in ids:
+            if not problems:
+                problems += differences(exps[i], book, book.outputs / i, Path(d) / i)
+    return problems
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    book = Book()
+    ids = argv or [e.id for e in discover(book) if not e.requires]
+    try:
+        problems = rerun(book, ids)
+    except BookError as e:
+        print(f"错误：{e}", file=sys.stderr)
+        return 2
+    for p in problems:
+        print(f"错误：{p}", file=sys.stderr)
+    if not problems:
+        print(f"{len(ids)} 个实验重跑后和缓存一致（逐字节；cpu: 字段在另一类 CPU 上按容差）")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
