@@ -1,12 +1,15 @@
 """Compare two experiment outputs (JSON), field by field.
 
     python experiments/compare.py A.json B.json [TOL] [--fields a,b.c] [--tols '{"a.b": 1e-5}']
+                                  [--drop seconds]
 
 Prints, per leaf field, the count of numbers and the max |diff|, then the worst diff and
 the tolerance, and OK or MISMATCH. --tols gives some fields (and everything under them)
 a tolerance of their own; the row then shows it. Exit code 0 on OK, 1 on MISMATCH, 2 on bad usage.
 Floats match within the absolute tolerance; integers, booleans, strings, shapes and dtypes
 (int vs float) must be exactly equal, and for those the report counts the values that differ.
+--drop leaves top-level fields out of both sides first: what the manifest declares volatile
+(timings), which the book keeps apart and never compares.
 
 A field missing on one side, or ragged lists (rows of different lengths) that do not line up,
 is a structural error, not a difference in values: the report lists those under "structural".
@@ -232,12 +235,14 @@ def format_report(report):
 
 
 def main(argv):
-    fields, tols = None, None
+    fields, tols, drop = None, None, []
     args = []
     it = iter(argv)
     for arg in it:
         if arg == "--fields":
             fields = [f for f in next(it, "").split(",") if f]
+        elif arg == "--drop":
+            drop = [f for f in next(it, "").split(",") if f]
         elif arg == "--tols":
             try:
                 tols = {k: float(v) for k, v in json.loads(next(it, "")).items()}
@@ -252,6 +257,10 @@ def main(argv):
     try:
         with open(args[0], encoding="utf-8") as fa, open(args[1], encoding="utf-8") as fb:
             a, b = json.load(fa), json.load(fb)
+        for side in (a, b):
+            for k in drop:
+                if isinstance(side, dict):
+                    side.pop(k, None)
         tol = float(args[2]) if len(args) == 3 else DEFAULT_TOL
     except (OSError, ValueError) as e:
         # Bad input is a usage error (2), never a MISMATCH (1).

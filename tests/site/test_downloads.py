@@ -21,7 +21,7 @@ from book.experiments import files as efiles
 from book.running import normalize
 from book.errors import BookError
 from book.paths import Book
-from scratch import REPO, VENV_PY, write
+from scratch import REPO, VENV_PY, run_bounded, write
 
 A1 = "a1-train-step"
 A1_FILES = {
@@ -84,15 +84,14 @@ def test_a1_archive_builds_and_runs_outside_the_repo(book, tmp_path):
     exe = book.target / "release" / "train-step"
     run_dir = tmp_path / "cwd"
     run_dir.mkdir()
-    out = subprocess.run([str(exe)], cwd=run_dir, capture_output=True, text=True, timeout=120)
+    out = run_bounded([str(exe)], cwd=run_dir, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     cached = (book.outputs / A1 / "burn.json").read_text("utf-8")
     assert runner_json(out.stdout, root) == cached
 
     # The README's one command: both sides and the comparison, as a reader runs them.
     env_run = dict(env, PYTHON=str(VENV_PY), CARGO_NET_OFFLINE="true")
-    r = subprocess.run(["sh", "run.sh"], cwd=root, env=env_run, capture_output=True, text=True,
-                       timeout=600)
+    r = run_bounded(["sh", "run.sh"], cwd=root, env=env_run, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "MISMATCH" not in r.stdout and "OK" in r.stdout, r.stdout
     assert "PyTorch 退出码 0" in r.stdout and "burn 退出码 0" in r.stdout, r.stdout
@@ -110,7 +109,7 @@ def test_expected_compile_error_shows_outside_the_repo(book, tmp_path):
     root = unpack(package.archive(book, exp.id), tmp_path) / exp.id
     env = dict(os.environ, CARGO_TARGET_DIR=str(book.target), CARGO_NET_OFFLINE="true",
                CARGO_TERM_COLOR="never")
-    r = subprocess.run(["sh", "run.sh"], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    r = run_bounded(["sh", "run.sh"], cwd=root, env=env, capture_output=True, text=True)
     code = exp.burn["expect"]["value"]
     assert f"error[{code}]" in r.stderr, r.stderr
     assert f"burn 编译失败\n预期：编译失败，rustc 报 `{code}`" in r.stdout, r.stdout
@@ -301,3 +300,82 @@ def test_every_page_has_full_views_and_working_downloads(site, book):
     assert seen > 50
     # Collapsed: no full view is open by default.
     assert not re.search(r'<details class="example full-source"[^>]*\bopen\b', (site / "index.html").read_text("utf-8"))
+
+
+# --------------------------------------------------------------------------- what a download says
+
+COMPARE_LINE = re.compile(r'^"\$PY" -I experiments/compare\.py out/python\.json out/burn\.json (.*)$', re.M)
+
+
+def test_every_download_compares_as_its_page_does(book, tmp_path):
+    """Each download's comparison command (the one its run.sh runs), on the experiment's cached
+    outputs with the volatile fields put back as the programs print them, gives the verdict the
+    book recorded (the same exit code). Nothing is compiled."""
+    import shlex
+    checked, wrong = 0, []
+    for exp in package.experiments(book).values():
+        d = book.outputs / exp.id
+        if not exp.compare or not (d / "python.json").is_file() or not (d / "burn.json").is_file():
+            continue
+        files = package.members(book, exp)
+        m = COMPARE_LINE.search(files["run.sh"].decode())
+        assert m, f"{exp.id}: run.sh has no comparison line"
+        work = tmp_path / exp.id
+        (work / "out").mkdir(parents=True)
+        write(work / "experiments" / "compare.py", files["experiments/compare.py"].decode())
+        volatile = json.loads((d / "volatile.json").read_text("utf-8"))
+        for side in ("python", "burn"):
+            data = json.loads((d / f"{side}.json").read_text("utf-8"))
+            data.update(volatile.get(side) or {})  # what the program printed, timings and all
+            write(work / "out" / f"{side}.json", json.dumps(data))
+        p = subprocess.run([str(VENV_PY), "-I", "experiments/compare.py", "out/python.json",
+                            "out/burn.json", *shlex.split(m.group(1))], cwd=work, capture_output=True, text=True)
+        want = json.loads((d / "outcome.json").read_text("utf-8"))["compare"]["exit_code"]
+        if p.returncode != want:
+            wrong.append(f"{exp.id}: exit {p.returncode}, the book's {want}: {p.stdout.strip().splitlines()[-1:]}")
+        checked += 1
+    assert checked > 100 and wrong == [], "\n".join(wrong)
+
+
+def test_a_volatile_field_left_in_changes_the_verdict(book, tmp_path):
+    """The check above can fail: cap-charlm's timings, compared, are a MISMATCH."""
+    exp = package.experiments(book)["cap-charlm"]
+    d = book.outputs / exp.id
+    volatile = json.loads((d / "volatile.json").read_text("utf-8"))
+    assert volatile["python"].get("seconds") != volatile["burn"].get("seconds")
+    for side in ("python", "burn"):
+        data = json.loads((d / f"{side}.json").read_text("utf-8"))
+        data.update(volatile[side])
+        write(tmp_path / f"{side}.json", json.dumps(data))
+    args = [a for a in args_without_drop(exp)]
+    p = subprocess.run([str(VENV_PY), "-I", str(REPO / "experiments" / "compare.py"), str(tmp_path / "python.json"),
+                        str(tmp_path / "burn.json"), *args], capture_output=True, text=True)
+    assert p.returncode == 1 and "MISMATCH" in p.stdout, p.stdout
+
+
+def args_without_drop(exp) -> list[str]:
+    """The comparison's arguments without --drop (what downloads ran before they dropped)."""
+    from book.site.downloads.readme import _compare_args
+    args = _compare_args(exp)
+    i = args.index("--drop")
+    return args[:i] + args[i + 2:]
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage"])
+def test_a_damaged_archive_memo_is_made_again(book, damage):
+    """target/.book-archive/ (the cut Cargo.lock and the .tar.gz): a memo whose bytes no longer
+    match the hash in its name is made again, never put into a download."""
+    view.reset()
+    good = package.archive(book, A1)
+    sealed = re.compile(rf"^{A1}-[0-9a-f]{{32}}-[0-9a-f]{{16}}\.tar\.gz$")
+    memos = [p for p in (book.target / ".book-archive" / "tar").glob(f"{A1}-*.tar.gz") if sealed.match(p.name)]
+    memos += list((book.target / ".book-archive" / "train-step").glob("*-*.lock"))
+    assert len(memos) == 2, memos
+    for p in memos:
+        data = p.read_bytes()
+        p.write_bytes(data[: len(data) // 2] if damage == "truncate" else b"\x1f\x8b garbage")
+    view.reset()
+    assert package.archive(book, A1) == good
+    for p in memos:  # written again, whole
+        assert p.is_file() and len(p.read_bytes()) > 1000
+    view.reset()

@@ -77,6 +77,9 @@ def _compare_args(exp: Experiment) -> list[str]:
         args += ["--fields", ",".join(c["fields"])]
     if c["tols"]:
         args += ["--tols", json.dumps(c["tols"], sort_keys=True)]
+    if exp.volatile:
+        # The book keeps these apart before it compares (timings): the download does the same.
+        args += ["--drop", ",".join(exp.volatile)]
     return args
 
 
