@@ -147,7 +147,10 @@ def remembered(name: str, key, compute):
     digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:20]
     path = ROOT / "target" / ".book-machine" / f"{name}-{digest}.json"
     try:
-        return json.loads(path.read_text(encoding="utf-8"))["value"]
+        data = json.loads(path.read_text(encoding="utf-8"))
+        # Truncated, garbage or another key's: learnt again, never trusted.
+        if data["key"] == json.loads(json.dumps(key, default=str)):
+            return data["value"]
     except (OSError, ValueError, KeyError, TypeError):
         pass
     value = compute()

@@ -76,3 +76,33 @@ def files_under(path: Path):
     for p in sorted(path.rglob("*")):
         if p.is_file() and not SKIP_DIRS & set(p.relative_to(path).parts):
             yield p
+
+
+# --- memo files that carry their own hash -----------------------------------------------------
+# <stem>-<sha256 of the bytes, 16 hex><suffix>: a truncated or garbled memo no longer matches
+# its name, so it is computed again instead of trusted.
+SEAL_LEN = 16
+
+
+def read_sealed(folder: Path, stem: str, suffix: str) -> bytes | None:
+    """The bytes of a memo write_sealed wrote under this stem, if they still match their hash."""
+    for p in sorted(Path(folder).glob(f"{stem}-*{suffix}")):
+        seal = p.name[len(stem) + 1:len(p.name) - len(suffix)]
+        if len(seal) != SEAL_LEN:
+            continue
+        try:
+            data = p.read_bytes()
+        except OSError:
+            continue
+        if sha(data)[:SEAL_LEN] == seal:
+            return data
+    return None
+
+
+def write_sealed(folder: Path, stem: str, suffix: str, data: bytes, stale=()) -> None:
+    """Write the memo whole; first remove `stale` (the memos it replaces)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in stale:
+        Path(old).unlink(missing_ok=True)  # another build may be tidying up too
+    write_atomic(folder / f"{stem}-{sha(data)[:SEAL_LEN]}{suffix}", data)

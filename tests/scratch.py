@@ -19,6 +19,32 @@ from book.pipeline.build import run_and_compare  # noqa: E402
 from book.running import normalize  # noqa: E402
 
 VENV_PY = REPO / ".venv" / "bin" / "python"
+# The bound on a child process or a wait for a condition: a safety net against a hang, never
+# a measure of speed (make bench measures speed). No test may fail because the machine is slow.
+SAFETY_S = 3600
+
+
+def safety_net(what: str) -> str:
+    return (f"安全网：{what}，{SAFETY_S} 秒仍未结束。这个上限只防挂住，不衡量快慢："
+            "进程多半是卡住了")
+
+
+def run_bounded(cmd, **kw) -> subprocess.CompletedProcess:
+    """subprocess.run under the safety net; reaching it fails the test and says so."""
+    try:
+        return subprocess.run(cmd, timeout=SAFETY_S, **kw)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(safety_net(" ".join(map(str, cmd)))) from None
+
+
+def wait_for(pred, what: str) -> None:
+    """Poll pred until it holds, however slow the machine; the safety net bounds it."""
+    import time
+    end = time.monotonic() + SAFETY_S
+    while not pred():
+        if time.monotonic() > end:
+            raise AssertionError(safety_net(what))
+        time.sleep(0.1)
 
 # Crates without registry dependencies: they build offline in about a second.
 CRATES = {

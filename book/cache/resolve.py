@@ -11,6 +11,7 @@ from ..errors import BookError
 from ..paths import Book, sha, write_atomic
 
 TREE_LINE_RE = re.compile(r"^(\S+) v(\S+)(?: \(([^)]*)\))?")
+SHA_RE = re.compile(r"^[0-9a-f]{64}$")
 # cargo tree's answers, keyed on what they are a function of (see locked_deps). Committed: a
 # fresh clone then asks cargo nothing, and a new crate costs one `cargo tree` of its own.
 RESOLVE_FILE = Path("build_outputs") / ".resolve.json"
@@ -66,10 +67,7 @@ def resolve_key(book: Book, crate: str, lock_text: str) -> str:
         # earlier runs are kept on disk, under a key of their three inputs.
         disk = book.target / ".book-resolve-keys.json"
         if not _RESOLVE_KEYS:
-            try:
-                _RESOLVE_KEYS.update(json.loads(disk.read_text(encoding="utf-8")))
-            except (OSError, ValueError):
-                pass
+            _RESOLVE_KEYS.update(_read_keys(disk))
         if memo_key not in _RESOLVE_KEYS:
             name = tomllib.loads(text).get("package", {}).get("name", crate) if text else crate
             info, _ = lock_graph(lock_text)
@@ -81,6 +79,18 @@ def resolve_key(book: Book, crate: str, lock_text: str) -> str:
             except OSError:
                 pass
     return _RESOLVE_KEYS[memo_key]
+
+
+def _read_keys(disk: Path) -> dict:
+    """The remembered resolve keys, or {} when the file is missing, truncated or not ours:
+    a damaged memo is worked out again, never trusted."""
+    try:
+        data = json.loads(disk.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, str) and SHA_RE.match(v)}
 
 
 def _resolve_memo(book: Book) -> dict:
@@ -116,8 +126,10 @@ def locked_deps(book: Book, crate: str) -> list[str]:
     lock_text = book.cargo_lock.read_text(encoding="utf-8")
     key = resolve_key(book, crate, lock_text)
     memo = _resolve_memo(book)
-    if isinstance(memo.get(crate), dict) and memo[crate].get("key") == key:
-        return list(memo[crate]["deps"])
+    hit = memo.get(crate)
+    if (isinstance(hit, dict) and hit.get("key") == key and isinstance(hit.get("deps"), list)
+            and all(isinstance(d, str) for d in hit["deps"])):
+        return list(hit["deps"])
     p = subprocess.run(["cargo", "tree", "-p", crate, "--prefix", "none", "-e", "normal,build",
                         "--locked", "--offline"], cwd=book.root, capture_output=True, text=True)
     if p.returncode != 0:

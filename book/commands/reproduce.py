@@ -2,6 +2,9 @@
 
     python -m book.commands.reproduce [ID ...]     (make reproduce IDS="a b")
 
+Each experiment that holds gets a line in the ledger, build_outputs/reproductions.jsonl
+(its entry's key, the commit, this CPU's class, the date); one that does not gets none.
+
 Byte for byte, except where the manifest says so: an experiment with `cpu:` fields, rerun on
 a CPU of another class (vendor and SIMD level) than the one that made its entry, must keep its outcomes, every
 other field and every text exactly, and its `cpu:` float fields within the comparison's
@@ -14,6 +17,8 @@ import tempfile
 from pathlib import Path
 
 from .. import hardware
+from ..cache import ledger
+from ..cache.keys import stored_inputs
 from ..checking.compare import load_compare
 from ..errors import BookError
 from ..experiments.manifest import Experiment, discover
@@ -102,19 +107,38 @@ def _across_classes(exp, book, committed, fresh, made_on, here) -> list[str]:
     return problems
 
 
-def rerun(book: Book, ids: list[str], log=print) -> list[str]:
-    """Force-run the given experiments into a scratch cache; every broken promise, as text."""
+def rerun(book: Book, ids: list[str], log=print) -> dict[str, list[str]]:
+    """Force-run the given experiments into a scratch cache: experiment id → every promise of
+    its committed entry the rerun broke, as text (empty: it reproduced)."""
     exps = {e.id: e for e in discover(book)}
     unknown = sorted(set(ids) - set(exps))
     if unknown:
         raise BookError(f"没有这些实验：{unknown}")
     with tempfile.TemporaryDirectory(prefix="book-reproduce-") as d:
         scratch = Book(book.root, book.python, outputs_dir=Path(d))
-        problems = build(scratch, only=ids, force=True, log=log)
+        failed = build(scratch, only=ids, force=True, log=log)
+        out = {}
         for i in ids:
-            if not problems:
-                problems += differences(exps[i], book, book.outputs / i, Path(d) / i)
-    return problems
+            if not (Path(d) / i).is_dir():
+                out[i] = [p for p in failed if i in p] or [f"{i}：重跑没有写出输出"]
+            else:
+                out[i] = differences(exps[i], book, book.outputs / i, Path(d) / i)
+    return out
+
+
+def git_commit(book: Book) -> str:
+    import subprocess
+    p = subprocess.run(["git", "rev-parse", "HEAD"], cwd=book.root, capture_output=True, text=True)
+    return p.stdout.strip() if p.returncode == 0 else "unknown"
+
+
+def record(book: Book, ids: list[str]) -> list[dict]:
+    """The ledger's lines for experiments that reproduced here, today."""
+    from datetime import datetime, timezone
+    commit, cpu = git_commit(book), hardware.cpu_class(hardware.cpu()) or "unknown"
+    date = datetime.now(timezone.utc).date().isoformat()
+    return [{"id": i, "key": (stored_inputs(book, i) or {}).get("key", ""), "commit": commit,
+             "cpu": cpu, "date": date} for i in ids]
 
 
 def main(argv=None):
@@ -122,14 +146,18 @@ def main(argv=None):
     book = Book()
     ids = argv or [e.id for e in discover(book) if not e.requires]
     try:
-        problems = rerun(book, ids)
+        results = rerun(book, ids)
     except BookError as e:
         print(f"错误：{e}", file=sys.stderr)
         return 2
+    held = [i for i in ids if not results[i]]
+    problems = [p for i in ids for p in results[i]]
+    # What held goes into the ledger; a failure records nothing (and fails the command).
+    ledger.append(book, record(book, held))
     for p in problems:
         print(f"错误：{p}", file=sys.stderr)
-    if not problems:
-        print(f"{len(ids)} 个实验重跑后和缓存一致（逐字节；cpu: 字段在另一类 CPU 上按容差）")
+    print(f"{len(held)} 个实验重跑后和缓存一致（逐字节；cpu: 字段在另一类 CPU 上按容差），"
+          f"记进 build_outputs/{ledger.FILE}" + (f"；{len(ids) - len(held)} 个不一致" if problems else ""))
     return 1 if problems else 0
 
 

@@ -13,7 +13,7 @@ from book.cache.states import STATE_FILE
 from book.commands import runner
 from book.experiments.manifest import discover
 from book.errors import BookError
-from scratch import (built_book, generate_lockfile, log_states, make_workspace, manifest, scratch_book, write,
+from scratch import (SAFETY_S, built_book, generate_lockfile, safety_net, wait_for, log_states, make_workspace, manifest, scratch_book, write,
                       write_crate)
 
 EXPERIMENTS = {
@@ -183,17 +183,15 @@ def test_second_build_while_locked(bare):
 
 def test_wait_blocks_until_the_lock_is_released(bare):
     import threading
-    import time
     lines, done = [], threading.Event()
     with lock.build_lock(bare):
         t = threading.Thread(target=lambda: (build(bare, log=lines.append, wait=True),
                                              done.set()))
         t.start()
-        time.sleep(0.5)
+        wait_for(lambda: any("等它结束" in ln for ln in lines), "the second build says it waits")
         assert not done.is_set()  # still waiting while the lock is held
-        assert any("等它结束" in ln for ln in lines)
-    t.join(timeout=30)
-    assert done.is_set()
+    t.join(timeout=SAFETY_S)
+    assert done.is_set(), safety_net("the second build, once the lock is free")
 
 
 def test_write_entry_replaces_the_whole_entry(bare):
@@ -410,10 +408,14 @@ def test_a_new_crate_costs_only_its_own_resolve(project, tmp_path, monkeypatch):
     assert trees() == [t for t in trees() if "-p fresh" in t] and len(trees()) == 1
 
 
-def test_a_damaged_resolve_memo_is_asked_again(project, tmp_path, monkeypatch):
+@pytest.mark.parametrize("damage", ["{not json", "[1, 2]", '{"okjson": {"key": "k", "deps": 5}}', ""])
+def test_a_damaged_resolve_memo_is_asked_again(project, tmp_path, monkeypatch, damage):
     trees = cargo_spy(tmp_path, monkeypatch)
     memo = project.root / resolve.RESOLVE_FILE
-    memo.write_text("{not json", encoding="utf-8")
+    if damage.startswith('{"okjson"'):  # the right key, garbage where the answer goes
+        key = json.loads(memo.read_text(encoding="utf-8"))["okjson"]["key"]
+        damage = damage.replace('"k"', json.dumps(key))
+    memo.write_text(damage, encoding="utf-8")
     resolve._RESOLVE.clear()
     assert keys.stale_reason(exp(project, "r1"), project) is None
     assert trees()  # cargo answered instead of the damaged file
@@ -452,3 +454,18 @@ def test_what_a_script_reads_besides_itself_is_an_input(tmp_path):
     assert build(book, log=lambda s: None) == []
     append(root / "crates" / "okvec" / "data" / "x.txt", "2\n")
     assert "crates/okvec/data/x.txt" in keys.stale_reason(exp(book, "reads"), book)
+
+
+@pytest.mark.parametrize("damage", ["{not json", "[1, 2]", '{"x": 5}', ""])
+def test_damaged_resolve_keys_are_worked_out_again(project, damage):
+    """target/.book-resolve-keys.json (the lock walks of earlier runs): truncated or garbage,
+    it is ignored and rewritten; the keys are the ones a run without it computes."""
+    disk = project.target / ".book-resolve-keys.json"
+    resolve._RESOLVE_KEYS.clear()
+    disk.unlink(missing_ok=True)
+    want = keys.inputs(exp(project, "r1"), project)["key"]
+    disk.write_text(damage, encoding="utf-8")
+    resolve._RESOLVE_KEYS.clear()
+    assert keys.inputs(exp(project, "r1"), project)["key"] == want
+    written = json.loads(disk.read_text(encoding="utf-8"))
+    assert isinstance(written, dict) and written and all(len(v) == 64 for v in written.values())

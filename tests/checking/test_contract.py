@@ -132,7 +132,7 @@ def test_burn_timeout_holds(run):
 
 
 def test_burn_timeout_broken_by_finishing(run):
-    _, problems = run("rs-timeout-done", "timeout: 5\nburn:\n  crate: okjson\n  expect: timeout\n")
+    _, problems = run("rs-timeout-done", "timeout: 600\nburn:\n  crate: okjson\n  expect: timeout\n")
     one_problem(problems, "rs-timeout-done", "期望超时", "实际正常结束")
 
 

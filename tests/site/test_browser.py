@@ -478,7 +478,7 @@ def choose_burn(browser, base_url):
     # :visible: the full views (book/site/downloads/) put tab sets inside collapsed blocks.
     page.locator(".tabbed-set:visible").nth(1).locator(":scope > .tabbed-labels > label") \
         .get_by_text("burn", exact=True).click()
-    page.wait_for_function(f"({TABS_JS})('open').every(c => c === 'burn')", timeout=5000)
+    bu.wait_until(page, f"({TABS_JS})('open').every(c => c === 'burn')", what="点了 burn 之后每组标签都选 burn")
     return context, page, before
 
 
@@ -529,7 +529,7 @@ def test_burn_code_shows_first_where_the_section_is_about_it(browser, base_url):
         # The reader picks PyTorch: the next pitfall page keeps it, even where burn comes first.
         burn_sets = page.locator(".tabbed-set:has(> input:nth-of-type(2):checked)")
         burn_sets.first.locator(":scope > .tabbed-labels > label").get_by_text("PyTorch", exact=True).click()
-        page.wait_for_function("(__md_get('__tabs') || [])[0] === 'PyTorch'", timeout=5000)
+        bu.wait_until(page, "(__md_get('__tabs') || [])[0] === 'PyTorch'", what="Material 记下读者选的 PyTorch")
         page.goto(base_url + "/10-pitfalls/moved-value/")
         assert {c for _, c in page.evaluate(SECTION_TABS_JS)} == {"PyTorch"}
     finally:
@@ -546,7 +546,7 @@ def test_linked_tabs_reach_collapsed_blocks(browser, base_url):
                 page.goto(base_url + path)
             n = len(page.evaluate(TABS_JS, "collapsed"))
             page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
-            page.wait_for_timeout(300)
+            page.wait_for_function("() => [...document.querySelectorAll('details')].every(d => d.open)")
             checked = page.evaluate(TABS_JS, "all")
             if set(checked) != {"burn"}:
                 problems.append(f"{path}: {checked.count('PyTorch')} of the {n} tab sets in "
@@ -566,31 +566,27 @@ def run_search(page, query: str) -> tuple[str, list[str]]:
     # count can satisfy the wait below and its results be read for this query.
     box.fill("")
     box.press("End")
-    page.wait_for_function(
-        "() => !/\\d|没有/.test(document.querySelector('.md-search-result__meta').textContent)",
-        timeout=15000)
+    bu.wait_until(page, "() => !/\\d|没有/.test(document.querySelector('.md-search-result__meta').textContent)",
+                  what="搜索框清空后结果行也清空")
     box.fill(query)
     box.press("End")  # Material reads the query on keyup
-    page.wait_for_function(  # a count, or "没有找到符合条件的结果"
-        "q => document.querySelector('input.md-search__input').value === q && "
-        "/\\d|没有/.test(document.querySelector('.md-search-result__meta').textContent)",
-        arg=query, timeout=15000)
-    page.wait_for_timeout(200)
+    bu.wait_until(page,  # a count, or "没有找到符合条件的结果"
+                  "q => document.querySelector('input.md-search__input').value === q && "
+                  "/\\d|没有/.test(document.querySelector('.md-search-result__meta').textContent)",
+                  arg=query, what=f"搜索 {query!r} 的结果行")
     meta = page.locator(".md-search-result__meta").inner_text()
     if not re.search(r"\d", meta):
         return meta, []
     total = int(re.search(r"\d+", meta).group())
     # Ten results come at once, then four more each time the list is scrolled to its end.
     items = ".md-search-result__list > .md-search-result__item"
-    for _ in range(2 + total // 4):
-        if page.locator(items).count() >= total:
-            break
-        page.evaluate("""() => { const w = document.querySelector('.md-search__scrollwrap');
-                                 w.scrollTop = w.scrollHeight - w.clientHeight - 50; }""")
-        page.wait_for_timeout(50)
-        page.evaluate("() => { const w = document.querySelector('.md-search__scrollwrap');"
-                      " w.scrollTop = w.scrollHeight; }")
-        page.wait_for_timeout(150)
+    # Scroll to the end and back a little, poll after poll, until every result is rendered.
+    bu.wait_until(page, """([sel, total]) => {
+        const w = document.querySelector('.md-search__scrollwrap');
+        if (document.querySelectorAll(sel).length >= total) return true;
+        const end = w.scrollHeight - w.clientHeight;
+        w.scrollTop = w.scrollTop >= end - 1 ? end - 50 : w.scrollHeight;
+        return false; }""", arg=[items, total], what=f"搜索 {query!r} 的 {total} 条结果全部画出")
     links = page.evaluate(f"""() => [...document.querySelectorAll('{items} > a.md-search-result__link:first-child')]
                                  .map(a => new URL(a.href).pathname)""")
     assert len(links) == total, f"{query}: {meta} but {len(links)} rendered"

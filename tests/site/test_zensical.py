@@ -135,11 +135,9 @@ def test_in_the_browser(zsite, browser):
         for query, want in (("梯度裁剪", "10-pitfalls/clip-grad-norm/"), ("masked_fill", "reference/")):
             page.goto(url + "/")
             page.locator(".md-search__button").first.click()
-            page.wait_for_timeout(500)
+            bu.wait_until(page, SEARCH_OPEN, what="Zensical 的搜索框打开")
             page.keyboard.type(query)
-            page.wait_for_timeout(2000)
-            hrefs = page.evaluate("""() => [...document.querySelectorAll('*')].filter(e => e.shadowRoot)
-                .flatMap(h => [...h.shadowRoot.querySelectorAll('a[href]')]).map(a => a.href)""")
+            hrefs = bu.settled(page, RESULTS, what=f"搜索 {query!r} 的结果")
             assert any(want in h for h in hrefs[:5]), (query, hrefs[:5])
         ctx.close()
 
@@ -204,6 +202,17 @@ SET_QUERY = """q => { const host = [...document.querySelectorAll('*')]
   box.dispatchEvent(new Event('input', {bubbles: true})); }"""
 RESULTS = """() => [...document.querySelectorAll('*')].filter(e => e.shadowRoot)
   .flatMap(h => [...h.shadowRoot.querySelectorAll('a[href]')]).map(a => a.href)"""
+SEARCH_OPEN = """() => [...document.querySelectorAll('*')]
+  .some(e => e.shadowRoot && e.shadowRoot.querySelector('input'))"""
+
+
+def search(page, query: str) -> list[str]:
+    """Zensical's results for a query, once they are this query's: the box is emptied and the
+    old results gone first, then the new ones read when they stop changing."""
+    page.evaluate(SET_QUERY, "")
+    bu.wait_until(page, f"() => ({RESULTS})().length === 0", what="清空搜索框后旧结果消失")
+    page.evaluate(SET_QUERY, query)
+    return bu.settled(page, RESULTS, what=f"搜索 {query[:40]!r} 的结果")
 
 
 def test_pasted_error_messages_under_zensical(zsite, browser):
@@ -218,12 +227,10 @@ def test_pasted_error_messages_under_zensical(zsite, browser):
         page = ctx.new_page()
         page.goto(url + "/10-pitfalls/")
         page.locator(".md-search__button").first.click()
-        page.wait_for_timeout(800)
+        bu.wait_until(page, SEARCH_OPEN, what="Zensical 的搜索框打开")
         for msg, pages in queries:
             for query in dict.fromkeys([msg, pasted(msg)]):
-                page.evaluate(SET_QUERY, query.replace("\n", " "))
-                page.wait_for_timeout(700)
-                found = list(dict.fromkeys(urlsplit(h).path for h in page.evaluate(RESULTS)))
+                found = list(dict.fromkeys(urlsplit(h).path for h in search(page, query.replace("\n", " "))))
                 if not found or found[0] not in pages:
                     misses.add(query[:60])
                 problems += appendix_before_content(query[:40], found)
@@ -323,10 +330,10 @@ def test_the_search_index_waits_for_the_reader_under_zensical(browser, zurl):
                 page.locator(".md-search__button").first.click()
             else:
                 page.keyboard.press("/")
-            page.wait_for_timeout(500)
+            bu.wait_until(page, SEARCH_OPEN, what="Zensical 的搜索框打开")
             page.evaluate(SET_QUERY, "梯度裁剪")
-            page.wait_for_function(f"() => ({RESULTS})().some(h => h.includes('clip-grad-norm'))",
-                                   timeout=15000)
+            bu.wait_until(page, f"() => ({RESULTS})().some(h => h.includes('clip-grad-norm'))",
+                          what="搜索「梯度裁剪」找到 clip-grad-norm")
             assert "/search.json" in asked, opener
         finally:
             context.close()

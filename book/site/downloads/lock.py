@@ -10,7 +10,7 @@ import tomllib
 from pathlib import Path
 
 from ...cache import resolve
-from ...paths import SKIP_DIRS, Book, write_atomic
+from ...paths import SKIP_DIRS, Book, read_sealed, write_sealed
 from . import fail as _fail
 from .manifest import package_name, standalone_toml
 
@@ -36,9 +36,10 @@ def lock_slice(book: Book, crate: str, exp_id: str) -> str:
     # (which rewrites Cargo.lock) does not send every crate back to cargo.
     reach = json.dumps(_reachable(lock_text, package_name(book, crate)), sort_keys=True)
     key = hashlib.sha256((reach + "\0" + toml_text).encode()).hexdigest()[:20]
-    memo = book.target / ".book-archive" / crate / f"{key}.lock"
-    if memo.is_file():
-        return memo.read_text(encoding="utf-8")
+    memo = book.target / ".book-archive" / crate
+    hit = read_sealed(memo, key, ".lock")
+    if hit is not None:
+        return hit.decode("utf-8")
     src = book.crates / crate
     with tempfile.TemporaryDirectory(prefix="book-lock-") as d:
         work = Path(d) / crate
@@ -61,8 +62,5 @@ def lock_slice(book: Book, crate: str, exp_id: str) -> str:
                                 or theirs.get("source") != pkg.get("source")):
             _fail(exp_id, f"切出的 Cargo.lock 里有 {name} {version}，和工作区的 Cargo.lock 不一致："
                           "cargo 挪动了锁定的版本（先运行 make site）")
-    memo.parent.mkdir(parents=True, exist_ok=True)
-    for old in memo.parent.glob("*.lock"):
-        old.unlink(missing_ok=True)  # another build may be tidying up too
-    write_atomic(memo, sliced)
+    write_sealed(memo, key, ".lock", sliced.encode("utf-8"), stale=memo.glob("*.lock"))
     return sliced

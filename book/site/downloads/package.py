@@ -5,6 +5,7 @@ import gzip
 import hashlib
 import io
 import posixpath
+import re
 import tarfile
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from ...errors import BookError
 from ...experiments import files as experiment_files
 from ...experiments.files import crates_of, script_files
 from ...experiments.manifest import Experiment, discover
-from ...paths import Book, files_under, write_atomic
+from ...paths import Book, files_under, read_sealed, write_sealed
 from . import MEMO as _CACHE
 from .lock import lock_slice
 from .manifest import standalone_toml
@@ -92,15 +93,14 @@ def archive(book: Book, exp_id: str) -> bytes:
     h = hashlib.sha256(exp_id.encode())
     for name in sorted(files):
         h.update(b"\0" + name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
-    memo = book.target / ".book-archive" / "tar" / f"{exp_id}-{h.hexdigest()[:32]}.tar.gz"
-    if memo.is_file():
-        data = memo.read_bytes()
-    else:
+    memo, stem = book.target / ".book-archive" / "tar", f"{exp_id}-{h.hexdigest()[:32]}"
+    data = read_sealed(memo, stem, ".tar.gz")
+    if data is None:
         data = tarball(exp_id, files)
-        memo.parent.mkdir(parents=True, exist_ok=True)
-        for old in memo.parent.glob(f"{exp_id}-*.tar.gz"):
-            old.unlink()
-        write_atomic(memo, data)
+        # This experiment's earlier archives (not another's whose id starts the same).
+        mine = re.compile(rf"^{re.escape(exp_id)}-[0-9a-f]{{32}}(-[0-9a-f]+)?\.tar\.gz$")
+        write_sealed(memo, stem, ".tar.gz", data,
+                     stale=[p for p in memo.glob(f"{exp_id}-*.tar.gz") if mine.match(p.name)])
     _CACHE[key] = data
     return data
 
