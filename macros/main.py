@@ -92,5 +92,6 @@ def define_env(env):
                blocks.compare_output, blocks.compare_table, values.value, values.raw, values.num,
                values.claim, versions.version_line, blocks.pitfall_count, values.max_diff,
                versions.src, plots.line_plot, blocks.has_output, values.require,
-               blocks.requires_note, report.execution_report, drift_report.drift_report):
+               blocks.requires_note, report.execution_report, report.reproduction_totals,
+               drift_report.drift_report):
         macro(fn)

@@ -7,6 +7,30 @@ import pytest
 from scratch import make_workspace
 
 
+def pytest_collection_finish(session):
+    """The rotating sample of this commit, at the top of the log (make test runs pytest -q,
+    which prints no header), when test_rotation.py is among the tests."""
+    if not any("test_rotation" in item.nodeid for item in session.items):
+        return
+    tr = session.config.pluginmanager.get_plugin("terminalreporter")
+    if tr is not None:
+        tr.write_line(rotation_line())
+
+
+def rotation_line() -> str:
+    try:
+        from book.commands import reproduce
+        from scratch import E2E_IDS, REPO
+        from book.paths import Book
+        book = Book(REPO)
+        pos = reproduce.position(book)
+        picks = reproduce.sample(book, pos, E2E_IDS)
+    except Exception as e:  # the header never stops the run; the test itself will fail
+        return f"轮换复现：算不出这次的样本（{e}）"
+    return (f"轮换复现：提交序号 {pos}，这次重跑 "
+            + "、".join(f"{i}（{'两侧' if how == 'both' else '只 PyTorch'}）" for i, how in picks))
+
+
 @pytest.fixture(scope="session")
 def cargo_ws(tmp_path_factory) -> Path:
     """One scratch workspace for the session: its target/ compiles each crate once.

@@ -19,6 +19,9 @@ from book.pipeline.build import run_and_compare  # noqa: E402
 from book.running import normalize  # noqa: E402
 
 VENV_PY = REPO / ".venv" / "bin" / "python"
+# The real experiments make test always reruns (tests/pipeline/test_e2e.py); their burn feature
+# set is the suite's, which the rotating sample (tests/commands/test_rotation.py) reuses.
+E2E_IDS = ["a1-train-step", "matmul-shape", "moved-value-residual", "flex-matmul"]
 # The bound on a child process or a wait for a condition: a safety net against a hang, never
 # a measure of speed (make bench measures speed). No test may fail because the machine is slow.
 SAFETY_S = 3600

@@ -50,31 +50,34 @@ def _leaves(cmp, data: dict, prefixes: list[str]) -> tuple[dict, dict]:
     return rest, cpu
 
 
-def differences(exp: Experiment, book: Book, committed: Path, fresh: Path) -> list[str]:
-    """What the fresh entry breaks of the committed one's promises (empty when it holds)."""
-    old = {p.name for p in committed.iterdir()} - NEVER
-    new = {p.name for p in fresh.iterdir()} - NEVER
+def differences(exp: Experiment, book: Book, committed: Path, fresh: Path, only: str = "") -> list[str]:
+    """What the fresh entry breaks of the committed one's promises (empty when it holds).
+    only="python.": the fresh entry holds the PyTorch side alone (see rerun_python)."""
+    old = {p.name for p in committed.iterdir() if p.name.startswith(only)} - NEVER
+    new = {p.name for p in fresh.iterdir() if p.name.startswith(only)} - NEVER
     if old != new:
         return [f"{exp.id}：文件不同：只在缓存里 {sorted(old - new)}，只在重跑里 {sorted(new - old)}"]
-    made_on, here = _cpu_class(committed), _cpu_class(fresh)
+    made_on = _cpu_class(committed)
+    here = hardware.cpu_class(hardware.cpu()) if only else _cpu_class(fresh)
     if not exp.cpu or made_on == here:
         return [f"{exp.id}：{n} 和缓存的不是逐字节相同" for n in sorted(new)
                 if (committed / n).read_bytes() != (fresh / n).read_bytes()]
-    return _across_classes(exp, book, committed, fresh, made_on, here)
+    return _across_classes(exp, book, committed, fresh, made_on, here, new)
 
 
-def _across_classes(exp, book, committed, fresh, made_on, here) -> list[str]:
+def _across_classes(exp, book, committed, fresh, made_on, here, names) -> list[str]:
     cmp = load_compare(book)
     where = f"{exp.id}（缓存来自 {made_on}，这里是 {here}）"
     problems = []
-    a, b = _json(committed / "outcome.json"), _json(fresh / "outcome.json")
-    for side in ("python", "burn"):
-        if side in a and a[side]["actual"].get("status") != b.get(side, {}).get("actual", {}).get("status"):
-            problems.append(f"{where}：{side} 的结局变了")
-    if "compare" in a and a["compare"].get("ok") != b.get("compare", {}).get("ok"):
-        problems.append(f"{where}：比较的结论变了")
+    if "outcome.json" in names:
+        a, b = _json(committed / "outcome.json"), _json(fresh / "outcome.json")
+        for side in ("python", "burn"):
+            if side in a and a[side]["actual"].get("status") != b.get(side, {}).get("actual", {}).get("status"):
+                problems.append(f"{where}：{side} 的结局变了")
+        if "compare" in a and a["compare"].get("ok") != b.get("compare", {}).get("ok"):
+            problems.append(f"{where}：比较的结论变了")
     c = exp.compare or {}
-    for n in sorted({p.name for p in fresh.iterdir()} - DERIVED - NEVER):
+    for n in sorted(set(names) - DERIVED - NEVER):
         side = n.split(".")[0]
         if n == f"{side}.json" and side in ("python", "burn"):
             mine = [p[len(side) + 1:] for p in exp.cpu if p.startswith(side + ".")]
@@ -124,6 +127,98 @@ def rerun(book: Book, ids: list[str], log=print) -> dict[str, list[str]]:
             else:
                 out[i] = differences(exps[i], book, book.outputs / i, Path(d) / i)
     return out
+
+
+# --- the rotating sample make test reproduces --------------------------------------------------
+# Each commit reruns SAMPLE_SIZE experiments, the next window of the rotation; consecutive
+# commits take consecutive windows, so every eligible experiment is reached within
+# ceil(eligible / SAMPLE_SIZE) commits. Eligible: runnable on any machine without compiling a
+# burn feature set the suite does not compile anyway, i.e. both sides where the burn side uses
+# the suite's set, the PyTorch side alone elsewhere; not exclusive (timings), no needs, no requires.
+SAMPLE_SIZE = 6
+
+
+def eligible(book: Book, fixed: list[str]) -> list[tuple[str, str]]:
+    """(experiment id, "both" or "python"), sorted by id. fixed: the experiments the suite
+    always reruns; a burn side is cheap where its crate builds with their burn features and
+    profile, and with no package their crates do not use (a build-dependency on burn-onnx
+    would compile burn again)."""
+    from ..cache.resolve import locked_deps
+    exps = {e.id: e for e in discover(book)}
+    suite = {(tuple(exps[i].burn["features"]), exps[i].burn["profile"]) for i in fixed if exps[i].burn}
+    packages = {d for i in fixed if exps[i].burn for d in locked_deps(book, exps[i].burn["crate"])}
+    out = []
+    for e in sorted(exps.values(), key=lambda e: e.id):
+        if e.requires or e.exclusive or e.needs or not (book.outputs / e.id).is_dir():
+            continue
+        if not e.burn or ((tuple(e.burn["features"]), e.burn["profile"]) in suite
+                          and set(locked_deps(book, e.burn["crate"])) <= packages):
+            out.append((e.id, "both"))
+        elif e.python:
+            out.append((e.id, "python"))
+    return out
+
+
+def position(book: Book) -> int:
+    """Where the commit being tested stands in the rotation: its number of ancestors (a
+    shallow clone has none to count: then its hash), 0 outside git."""
+    import subprocess
+
+    def git(*args):
+        p = subprocess.run(["git", *args], cwd=book.root, capture_output=True, text=True)
+        return p.stdout.strip() if p.returncode == 0 else ""
+    if git("rev-parse", "--is-shallow-repository") == "false":
+        count = git("rev-list", "--count", "HEAD")
+        if count.isdigit():
+            return int(count)
+    head = git("rev-parse", "HEAD")
+    return int(head[:8], 16) if head else 0
+
+
+def majority_class(book: Book, ids) -> str | None:
+    """The CPU class that made most of these entries (volatile.json's machine)."""
+    from collections import Counter
+    seen = Counter()
+    for i in ids:
+        try:
+            seen[hardware.cpu_class(_json(book.outputs / i / "volatile.json").get("machine") or {})] += 1
+        except (OSError, ValueError):
+            pass
+    seen.pop(None, None)
+    return seen.most_common(1)[0][0] if seen else None
+
+
+def sample(book: Book, pos: int, fixed: list[str], size: int = SAMPLE_SIZE,
+           here: str | None = None) -> list[tuple[str, str]]:
+    """This commit's window of the rotation. On a CPU of another class than most entries,
+    the experiments with cpu: fields and those never reproduced on this class come first."""
+    cands = eligible(book, fixed)
+    if not cands:
+        return []
+    start = (pos * size) % len(cands)
+    order = cands[start:] + cands[:start]
+    here = here or hardware.cpu_class(hardware.cpu())
+    if here != majority_class(book, [i for i, _ in cands]):
+        exps = {e.id: e for e in discover(book)}
+        keys = {i: (stored_inputs(book, i) or {}).get("key") for i, _ in cands}
+        done = ledger.current(book, keys)
+        first = [c for c in order if exps[c[0]].cpu] + [c for c in order if here not in done.get(c[0], {})]
+        order = list(dict.fromkeys(first + order))
+    return order[:size]
+
+
+def rerun_python(book: Book, exp: Experiment, into: Path) -> Path:
+    """The PyTorch side alone, run as the build runs it, its files written to into/<id>/."""
+    import dataclasses
+    from ..pipeline.build import run_and_compare
+    bare = dataclasses.replace(exp, burn=None, compare=None, mutation=None, needs=[], rows=[])
+    files = run_and_compare(bare, book)["files"]
+    d = into / exp.id
+    d.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        if name.startswith("python."):
+            (d / name).write_text(text, encoding="utf-8")
+    return d
 
 
 def git_commit(book: Book) -> str:

@@ -2,6 +2,7 @@
 import json
 
 from .. import hardware
+from ..cache import ledger
 from ..cache import states as states_file
 from ..checking import contract
 from ..experiments.manifest import by_id
@@ -63,13 +64,54 @@ def _provenance(prov: dict) -> str:
     return cell("；".join(parts))
 
 
+def _keys(book: Book) -> dict[str, str]:
+    """Each entry's key as committed (inputs.json): what a reproduction must have rerun."""
+    out = {}
+    for e in by_id(book).values():
+        try:
+            out[e.id] = json.loads((book.outputs / e.id / "inputs.json").read_text("utf-8"))["key"]
+        except (OSError, ValueError, KeyError):
+            pass
+    return out
+
+
+def _reproduced(recs: dict) -> str:
+    """'2026-12-01 GenuineIntel AVX-512；…' for one experiment, newest class first."""
+    if not recs:
+        return "还没有（当前的输入从未被 make reproduce 重跑过）"
+    by_date = sorted(recs.values(), key=lambda r: (r["date"], r["cpu"]), reverse=True)
+    return "；".join(f"{r['date']} 在 {r['cpu']} 上（{r['commit'][:10]}）" for r in by_date)
+
+
+def reproduction_totals(book: Book) -> str:
+    """The landing page's sentence: how many experiments any machine can rerun, how many need
+    hardware, and on which CPU classes how many were reproduced as they are now (the ledger)."""
+    exps = list(by_id(book).values())
+    hw = [e for e in exps if e.requires]
+    done = ledger.current(book, _keys(book))
+    per_class: dict[str, int] = {}
+    for classes in done.values():
+        for c in classes:
+            per_class[c] = per_class.get(c, 0) + 1
+    need = "、".join(sorted({hardware.LABELS[r] for e in hw for r in e.requires}))
+    head = (f"全书 {len(exps)} 个实验：{len(exps) - len(hw)} 个在任何一台机器上都能重跑"
+            + (f"，{len(hw)} 个需要特定的硬件（{need}）" if hw else "") + "。")
+    if not per_class:
+        return head + f"复现记录（`build_outputs/{ledger.FILE}`）里还没有哪个实验的当前输入被重跑核对过。"
+    classes = "，".join(f"在 {c} 上 {n} 个" for c, n in sorted(per_class.items(), key=lambda kv: (-kv[1], kv[0])))
+    return (head + f"按复现记录（`build_outputs/{ledger.FILE}`），当前的输入重跑后和提交的输出一致的："
+            + classes + "。")
+
+
 def rows(book: Book) -> list[dict]:
     """One record per experiment, in page order: what the table and the tests read."""
     states = states_file.read(book)
+    done = ledger.current(book, _keys(book))
     out = []
     for e in by_id(book).values():
         d = book.outputs / e.id
-        rec = {"id": e.id, "page": e.page or "", "exp": e, "state": states.get(e.id, {}).get("state")}
+        rec = {"id": e.id, "page": e.page or "", "exp": e, "state": states.get(e.id, {}).get("state"),
+               "reproduced": done.get(e.id, {})}
         if (d / "outcome.json").is_file():
             rec["outcome"] = json.loads((d / "outcome.json").read_text("utf-8"))
             rec["provenance"] = json.loads((d / "provenance.json").read_text("utf-8"))
@@ -112,6 +154,10 @@ def execution_report(book: Book) -> str:
         "",
         f"最近一次完整构建：{state_text}。",
         "",
+        reproduction_totals(book) + "详情里的「复现」一行是每个实验最近一次在每类 CPU 上被 "
+        "`make reproduce` 重跑核对的日期和提交；对输出有疑问，运行 `make reproduce IDS=<实验>`，"
+        "再提交复现记录新加的行。",
+        "",
         "结局一栏：✓ 表示两侧的结局和比较都和清单里的期望一致，✗ 表示不一致（构建会在那里停下），"
         "后面是 PyTorch / burn 实际的结局和比较的结论。展开详情看每一侧期望什么、"
         "比较的「期望：结论 最大误差 / 容差」、上次运行的时间和来源。",
@@ -130,6 +176,7 @@ def execution_report(book: Book) -> str:
         ran = (r.get("ran_at") or "—").replace("T", " ").replace("+00:00", " UTC")
         details = "<br>".join([f"PyTorch：{_side(o, 'python')}", f"burn：{_side(o, 'burn')}",
                                f"比较：{_compare(o)}", f"上次运行：{cell(ran)}",
+                               f"复现：{cell(_reproduced(r['reproduced']))}",
                                f"来源：{_provenance(r['provenance'])}"])
         verdict = "✗ 契约不成立" if r["problems"] else "✓"
         lines.append(f"{head} {verdict} {_short(o)} | {state} | "

@@ -200,8 +200,8 @@ def install_render_memo(book: Book, config, files) -> None:
 
 # Macros whose result depends on more than a page's recorded inputs: a page that calls one is
 # rendered every time (the execution report reads the last build's states; pitfall_count
-# reads other pages' front matter).
-UNCACHEABLE = {"execution_report", "pitfall_count"}
+# reads other pages' front matter; reproduction_totals reads the ledger).
+UNCACHEABLE = {"execution_report", "pitfall_count", "reproduction_totals"}
 _MACROS: dict = {}  # "global": key of what every page reads; "calls": page → macro calls; ...
 GLOBAL = ["book", "macros", "drift", "mkdocs.yml", "Cargo.toml", "Cargo.lock", "requirements.lock"]
 SKIP_PARTS = {"target", "__pycache__", ".git", ".failed"}

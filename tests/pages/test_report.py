@@ -48,3 +48,39 @@ def test_report_shows_a_broken_contract(tmp_path):
     text = report.execution_report(book)
     assert "契约不成立的：**1** 个" in text and "✗ 期望 mismatch：OK" in text
     assert "| `good` | （没有页面） | ✗ 契约不成立 ok / ok / 对上 |" in text
+
+
+def test_the_ledger_counts_only_reproductions_of_the_entry_as_it_is(tmp_path, monkeypatch):
+    """make reproduce's records reach the report and the totals; one of older inputs, or of an
+    experiment whose inputs changed since, is not counted; a damaged line stops with its number."""
+    import pytest
+    from book.cache import ledger
+    from book.commands import reproduce
+    from book.errors import BookError
+    root = make_workspace(tmp_path / "proj", crates=("helper", "okvec"))
+    manifest(root, "good", "python:\n  script: vec.py\nburn:\n  crate: okvec\n"
+                           "compare:\n  tol: 0\n  why: exact\n")
+    manifest(root, "plain", "python:\n  script: ok.py\n")
+    manifest(root, "needs-gpu", "requires: [cuda]\npython:\n  script: ok.py\n")
+    book = scratch_book(root)
+    monkeypatch.setenv("BOOK_HARDWARE", "")
+    assert build(book, log=lambda s: None) == []
+    assert "还没有哪个实验的当前输入被重跑核对过" in report.reproduction_totals(book)
+    results = reproduce.rerun(book, ["good", "plain"], log=lambda s: None)
+    assert results == {"good": [], "plain": []}
+    recs = reproduce.record(book, ["good"])
+    ledger.append(book, recs + [dict(recs[0], cpu="AuthenticAMD AVX2", key="0" * 64)])
+    here = recs[0]["cpu"]
+    text = report.reproduction_totals(book)
+    assert "全书 3 个实验：2 个在任何一台机器上都能重跑，1 个需要特定的硬件（NVIDIA GPU（CUDA））" in text
+    assert f"在 {here} 上 1 个。" in text and "AuthenticAMD" not in text  # the old key does not count
+    full = report.execution_report(book)
+    assert f"复现：{recs[0]['date']} 在 {here} 上" in full
+    assert "复现：还没有" in full  # plain: reproduced, but never recorded
+    # The experiment changes: its reproduction no longer vouches for it.
+    (root / "experiments" / "vec.py").write_text('import json\nprint(json.dumps({"v": [1.0, 2.0]}))\n# edited\n')
+    assert build(book, log=lambda s: None) == []
+    assert "还没有哪个实验的当前输入被重跑核对过" in report.reproduction_totals(book)
+    ledger.path(book).write_text(ledger.path(book).read_text() + '{"id": "good"\n')
+    with pytest.raises(BookError, match="第 3 行"):
+        ledger.read(book)

@@ -11,10 +11,10 @@ from book.commands import reproduce
 from book.pipeline.build import build
 from book.experiments.manifest import discover
 from book.paths import Book
-from scratch import REPO
+from scratch import E2E_IDS, REPO
 
 # flex-matmul's page is about the CPU (cpu: fields); the others promise bytes on any machine.
-IDS = ["a1-train-step", "matmul-shape", "moved-value-residual", "flex-matmul"]
+IDS = E2E_IDS
 BOOK = Book(REPO)
 EXPS = {e.id: e for e in discover(BOOK)}
 
