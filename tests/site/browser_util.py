@@ -203,6 +203,19 @@ class Settle:
         raise AssertionError(safety_net(f"{self.page.url} 的请求全部结束"))
 
 
+_GZIP: dict = {}
+
+
+def gzip_size(body: bytes) -> int:
+    """What a compressing server would send for these bytes; each distinct body compressed
+    once (every page of a walk loads the same bundles)."""
+    import hashlib
+    key = hashlib.sha256(body).digest()
+    if key not in _GZIP:
+        _GZIP[key] = len(gzip.compress(body, compresslevel=6, mtime=0))
+    return _GZIP[key]
+
+
 def page_weight(browser, url: str, settle_ms: int = 500) -> dict:
     """Load one page in a fresh context (empty cache) and add up what came over the wire.
 
@@ -228,7 +241,7 @@ def page_weight(browser, url: str, settle_ms: int = 500) -> dict:
             by_url[req.url] = by_url.get(req.url, 0) + max(size, 0)
             resp = req.response()
             body = resp.body() if resp is not None else b""
-            gz[req.url] = gz.get(req.url, 0) + len(gzip.compress(body, compresslevel=6, mtime=0))
+            gz[req.url] = gz.get(req.url, 0) + gzip_size(body)
         return {"bytes": sum(by_url.values()), "gzip": sum(gz.values()), "requests": len(finished),
                 "by_url": by_url, "gzip_by_url": gz, "outside": list(guard.outside)}
     finally:
