@@ -4,6 +4,7 @@ with the entry's key (exactly what was reproduced), the commit, the CPU class an
 Only `make reproduce` writes it, and only for what held; make test reads it, never writes."""
 import json
 
+from ..errors import BookError
 from ..paths import Book, write_atomic
 
 FILE = "reproductions.jsonl"
@@ -16,7 +17,6 @@ def path(book: Book):
 
 def read(book: Book) -> list[dict]:
     """Every record, oldest first; a line that is not a whole record stops with its number."""
-    from ..errors import BookError
     try:
         text = path(book).read_text(encoding="utf-8")
     except FileNotFoundError:

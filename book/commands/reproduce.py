@@ -162,16 +162,11 @@ def eligible(book: Book, fixed: list[str]) -> list[tuple[str, str]]:
 def position(book: Book) -> int:
     """Where the commit being tested stands in the rotation: its number of ancestors (a
     shallow clone has none to count: then its hash), 0 outside git."""
-    import subprocess
-
-    def git(*args):
-        p = subprocess.run(["git", *args], cwd=book.root, capture_output=True, text=True)
-        return p.stdout.strip() if p.returncode == 0 else ""
-    if git("rev-parse", "--is-shallow-repository") == "false":
-        count = git("rev-list", "--count", "HEAD")
+    if _git(book, "rev-parse", "--is-shallow-repository") == "false":
+        count = _git(book, "rev-list", "--count", "HEAD")
         if count.isdigit():
             return int(count)
-    head = git("rev-parse", "HEAD")
+    head = _git(book, "rev-parse", "HEAD")
     return int(head[:8], 16) if head else 0
 
 
@@ -221,16 +216,17 @@ def rerun_python(book: Book, exp: Experiment, into: Path) -> Path:
     return d
 
 
-def git_commit(book: Book) -> str:
+def _git(book: Book, *args) -> str:
+    """git's answer in the book's checkout; "" where it has none (not a git checkout)."""
     import subprocess
-    p = subprocess.run(["git", "rev-parse", "HEAD"], cwd=book.root, capture_output=True, text=True)
-    return p.stdout.strip() if p.returncode == 0 else "unknown"
+    p = subprocess.run(["git", *args], cwd=book.root, capture_output=True, text=True)
+    return p.stdout.strip() if p.returncode == 0 else ""
 
 
 def record(book: Book, ids: list[str]) -> list[dict]:
     """The ledger's lines for experiments that reproduced here, today."""
     from datetime import datetime, timezone
-    commit, cpu = git_commit(book), hardware.cpu_class(hardware.cpu()) or "unknown"
+    commit, cpu = _git(book, "rev-parse", "HEAD") or "unknown", hardware.cpu_class(hardware.cpu()) or "unknown"
     date = datetime.now(timezone.utc).date().isoformat()
     return [{"id": i, "key": (stored_inputs(book, i) or {}).get("key", ""), "commit": commit,
              "cpu": cpu, "date": date} for i in ids]

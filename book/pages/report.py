@@ -3,6 +3,7 @@ import json
 
 from .. import hardware
 from ..cache import ledger
+from ..cache.keys import stored_inputs
 from ..cache import states as states_file
 from ..checking import contract
 from ..experiments.manifest import by_id
@@ -66,13 +67,7 @@ def _provenance(prov: dict) -> str:
 
 def _keys(book: Book) -> dict[str, str]:
     """Each entry's key as committed (inputs.json): what a reproduction must have rerun."""
-    out = {}
-    for e in by_id(book).values():
-        try:
-            out[e.id] = json.loads((book.outputs / e.id / "inputs.json").read_text("utf-8"))["key"]
-        except (OSError, ValueError, KeyError):
-            pass
-    return out
+    return {i: k for i in by_id(book) if (k := (stored_inputs(book, i) or {}).get("key"))}
 
 
 def _reproduced(recs: dict) -> str:
