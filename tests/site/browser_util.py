@@ -32,7 +32,7 @@ def wait_until(page, js: str, arg=None, what: str = "条件"):
     """page.wait_for_function with the safety net as its bound, polling every 100 ms."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     try:
-        return page.wait_for_function(js, arg=arg, timeout=SAFETY_MS, polling=100)
+        return page.wait_for_function(js, arg=arg, timeout=SAFETY_MS, polling="raf")
     except PlaywrightTimeout:
         raise AssertionError(safety_net(what)) from None
 
@@ -235,17 +235,23 @@ def page_weight(browser, url: str, settle_ms: int = 500) -> dict:
         wait_for_diagrams(page)
         page.wait_for_load_state("networkidle")
         time.sleep(settle_ms / 1000)
-        by_url, gz = {}, {}
-        for req in finished:
-            size = req.sizes()["responseBodySize"]
-            by_url[req.url] = by_url.get(req.url, 0) + max(size, 0)
-            resp = req.response()
-            body = resp.body() if resp is not None else b""
-            gz[req.url] = gz.get(req.url, 0) + gzip_size(body)
-        return {"bytes": sum(by_url.values()), "gzip": sum(gz.values()), "requests": len(finished),
-                "by_url": by_url, "gzip_by_url": gz, "outside": list(guard.outside)}
+        return dict(weigh(finished), outside=list(guard.outside))
     finally:
         context.close()
+
+
+def weigh(finished) -> dict:
+    """What these finished requests brought: {"bytes", "gzip", "requests", "by_url",
+    "gzip_by_url"} (see page_weight). Read before the page navigates on: bodies go with it."""
+    by_url, gz = {}, {}
+    for req in finished:
+        size = req.sizes()["responseBodySize"]
+        by_url[req.url] = by_url.get(req.url, 0) + max(size, 0)
+        resp = req.response()
+        body = resp.body() if resp is not None else b""
+        gz[req.url] = gz.get(req.url, 0) + gzip_size(body)
+    return {"bytes": sum(by_url.values()), "gzip": sum(gz.values()), "requests": len(finished),
+            "by_url": by_url, "gzip_by_url": gz}
 
 
 def browser_disabled() -> bool:
