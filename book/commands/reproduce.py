@@ -138,21 +138,33 @@ def rerun(book: Book, ids: list[str], log=print) -> dict[str, list[str]]:
 SAMPLE_SIZE = 6
 
 
+def build_signature(book: Book, exp: Experiment) -> str:
+    """What decides which variant of burn a crate's build compiles: its dependency tables as
+    written (features included) and its profile. Cargo resolves features per build, so two
+    crates with the same burn features compile burn twice when one also pulls serde_json's
+    defaults and the other does not; equal tables (with the one Cargo.lock) give one variant."""
+    import tomllib
+    toml = tomllib.loads((book.crates / exp.burn["crate"] / "Cargo.toml").read_text(encoding="utf-8"))
+    tables = {k: toml.get(k) for k in ("dependencies", "build-dependencies", "target")}
+    return json.dumps([tables, exp.burn["profile"]], sort_keys=True)
+
+
+def suite_signatures(book: Book, fixed: list[str]) -> set[str]:
+    exps = {e.id: e for e in discover(book)}
+    return {build_signature(book, exps[i]) for i in fixed if exps[i].burn}
+
+
 def eligible(book: Book, fixed: list[str]) -> list[tuple[str, str]]:
     """(experiment id, "both" or "python"), sorted by id. fixed: the experiments the suite
-    always reruns; a burn side is cheap where its crate builds with their burn features and
-    profile, and with no package their crates do not use (a build-dependency on burn-onnx
-    would compile burn again)."""
-    from ..cache.resolve import locked_deps
+    always reruns; a burn side is cheap where its crate builds the very variant of burn
+    theirs do (build_signature: the same dependency tables and profile)."""
     exps = {e.id: e for e in discover(book)}
-    suite = {(tuple(exps[i].burn["features"]), exps[i].burn["profile"]) for i in fixed if exps[i].burn}
-    packages = {d for i in fixed if exps[i].burn for d in locked_deps(book, exps[i].burn["crate"])}
+    suite = suite_signatures(book, fixed)
     out = []
     for e in sorted(exps.values(), key=lambda e: e.id):
         if e.requires or e.exclusive or e.needs or not (book.outputs / e.id).is_dir():
             continue
-        if not e.burn or ((tuple(e.burn["features"]), e.burn["profile"]) in suite
-                          and set(locked_deps(book, e.burn["crate"])) <= packages):
+        if not e.burn or build_signature(book, e) in suite:
             out.append((e.id, "both"))
         elif e.python:
             out.append((e.id, "python"))

@@ -9,7 +9,6 @@ import shutil
 import pytest
 
 from book.cache import entries, ledger
-from book.cache.resolve import locked_deps
 from book.commands import reproduce
 from book.experiments.manifest import discover
 from book.paths import Book, sha
@@ -19,10 +18,9 @@ from scratch import E2E_IDS as FIXED, REPO
 BOOK = Book(REPO)
 EXPS = {e.id: e for e in discover(BOOK)}
 LEDGER_BEFORE = ledger.path(BOOK).read_bytes() if ledger.path(BOOK).is_file() else None
-# The burn feature sets the suite compiles anyway (test_e2e's fixed experiments'): the sample
+# The variant of burn the suite compiles anyway (test_e2e's fixed experiments'): the sample
 # adds none.
-SUITE = {(tuple(EXPS[i].burn["features"]), EXPS[i].burn["profile"]) for i in FIXED if EXPS[i].burn}
-PACKAGES = {d for i in FIXED if EXPS[i].burn for d in locked_deps(BOOK, EXPS[i].burn["crate"])}
+SUITE = reproduce.suite_signatures(BOOK, FIXED)
 
 
 def this_sample() -> list[tuple[str, str]]:
@@ -100,13 +98,62 @@ def test_consecutive_commits_reach_every_eligible_experiment():
     assert len(cands) > 100  # PyTorch sides of every other feature set count
 
 
-def test_the_sample_adds_no_burn_feature_set():
+def test_the_suite_compiles_one_variant_of_burn():
+    """The fixed experiments' crates share one build signature: a fresh clone compiles burn
+    once for the whole suite (the archive tests' crates are theirs)."""
+    assert len(SUITE) == 1, SUITE
+
+
+def test_the_sample_adds_no_burn_variant():
     for i, how in this_sample():
         e = EXPS[i]
         if how == "both" and e.burn:
-            assert (tuple(e.burn["features"]), e.burn["profile"]) in SUITE, i
-            assert set(locked_deps(BOOK, e.burn["crate"])) <= PACKAGES, i
+            assert reproduce.build_signature(BOOK, e) in SUITE, i
         assert not e.requires and not e.exclusive and not e.needs, i
+
+
+def resolved(crate: str, root=REPO, locked: bool = True) -> set[str]:
+    """Every package cargo builds for this crate, with the features it resolves for it (the
+    crate's own line aside): equal sets compile the same variants."""
+    import subprocess
+    p = subprocess.run(["cargo", "tree", "-p", crate, "-e", "normal,build,features", "--prefix", "none",
+                        "-f", "{p} {f}", "--offline"] + (["--locked"] if locked else []),
+                       cwd=root, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    return {ln.strip() for ln in p.stdout.splitlines()[1:] if ln.strip() and " feature " not in ln}
+
+
+def test_the_signature_is_what_cargo_resolves(tmp_path):
+    """A crate in the sample builds exactly the packages and features the suite's crates do
+    (cargo's own answer, read from `cargo tree`). A crate with burn's features but no
+    serde_json of its own, as six were, resolves serde_json's features otherwise and would
+    compile burn a second time: shown in a scratch workspace, where its signature differs too."""
+    fixed = [EXPS[i].burn["crate"] for i in FIXED if EXPS[i].burn]
+    want = resolved(fixed[0])
+    assert all(resolved(c) == want for c in fixed[1:])
+    both = [i for i, how in reproduce.eligible(BOOK, FIXED) if how == "both" and EXPS[i].burn]
+    for i in both[::10]:
+        assert resolved(EXPS[i].burn["crate"]) == want, i
+
+    e = EXPS[FIXED[0]]
+    ws = tmp_path / "ws"
+    shutil.copytree(BOOK.crates / e.burn["crate"], ws / "crates" / "same")
+    shutil.copy(REPO / "Cargo.toml", ws / "Cargo.toml")
+    shutil.copy(REPO / "Cargo.lock", ws / "Cargo.lock")
+    bare = ws / "crates" / "bare"
+    shutil.copytree(ws / "crates" / "same", bare)
+    for d, name in ((ws / "crates" / "same", "same"), (bare, "bare")):
+        toml = d / "Cargo.toml"
+        text = toml.read_text(encoding="utf-8").replace(f'name = "{e.burn["crate"]}"', f'name = "{name}"')
+        toml.write_text(text.replace("serde_json.workspace = true\n", "") if name == "bare" else text,
+                        encoding="utf-8")
+    assert "serde_json" not in (bare / "Cargo.toml").read_text(encoding="utf-8")
+    assert resolved("same", ws, locked=False) == want
+    assert resolved("bare", ws, locked=False) != want
+    scratch = Book(ws, outputs_dir=tmp_path / "out")
+    import dataclasses
+    sig = lambda crate: reproduce.build_signature(scratch, dataclasses.replace(e, burn=dict(e.burn, crate=crate)))
+    assert sig("same") in SUITE and sig("bare") not in SUITE
 
 
 def test_on_another_cpu_class_cpu_fields_and_the_unreproduced_come_first(tmp_path):
