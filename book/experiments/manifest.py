@@ -280,7 +280,28 @@ def discover(book: Book) -> list[Experiment]:
         if e.id in seen:
             raise BookError(f"实验 id {e.id!r} 重复：{seen[e.id]} 和 {e.manifest}")
         seen[e.id] = e.manifest
+    _same_script_same_cpu_fields(book, exps)
     return exps
+
+
+def _same_script_same_cpu_fields(book: Book, exps: list[Experiment]) -> None:
+    """Two experiments that run one PyTorch script print the same fields, and a field whose
+    last bits follow the CPU follows it in both: their python.* cpu: lists must agree (a
+    field declared in one only would hold bytes in the other and fail on another CPU)."""
+    by_script: dict = {}
+    for e in exps:
+        if e.python:
+            by_script.setdefault(e.script.resolve(), []).append(e)
+    for script, group in by_script.items():
+        lists = {e.id: sorted(c for c in e.cpu if c.startswith("python.")) for e in group}
+        group = sorted(group, key=lambda e: e.id)
+        a = group[0]
+        b = next((e for e in group if lists[e.id] != lists[a.id]), None)
+        if b is not None:
+            rel = lambda e: e.manifest.relative_to(book.root).as_posix()  # noqa: E731
+            raise BookError(f"{rel(b)}：和 {rel(a)} 运行同一个脚本 {script.name}，"
+                            f"cpu: 里的 python. 字段却不同（{a.id}: {lists[a.id]}；{b.id}: {lists[b.id]}）。"
+                            "同一个脚本的输出随 CPU 变化的字段是同一批，两个清单要列得一样")
 
 
 # A site build asks for manifests thousands of times (every macro call names an experiment):

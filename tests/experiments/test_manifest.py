@@ -163,3 +163,18 @@ def test_expect_timeout_is_accepted(project, side):
     put(project, "id: e1\ntimeout: 1\n" + body)
     (exp,) = discover(project)
     assert getattr(exp, side)["expect"] == {"kind": "timeout"}
+
+
+def test_one_script_has_one_list_of_cpu_fields(project):
+    """cap-cnn and cap-cnn-learner run one script; the learner's list left four fields out,
+    which then failed make test on an AMD CPU. Two manifests of one script must agree."""
+    write(project.experiments / "a.yaml", GOOD.format(id="a") + "cpu: [python.loss, python.acc]\n")
+    write(project.experiments / "b.yaml", GOOD.format(id="b") + "cpu: [python.loss]\n")
+    with pytest.raises(BookError) as e:
+        discover(project)
+    msg = str(e.value)
+    assert "experiments/b.yaml" in msg and "experiments/a.yaml" in msg and "ok.py" in msg, msg
+    assert "python.acc" in msg, msg
+    # The same python fields (burn's may differ: two crates), in any order: accepted.
+    write(project.experiments / "b.yaml", GOOD.format(id="b") + "cpu: [python.acc, python.loss, burn.x]\n")
+    assert {e.id for e in discover(project)} == {"a", "b"}
