@@ -85,7 +85,7 @@ def test_check_names_entries_made_on_another_cpu_class(tmp_path, monkeypatch):
     from book import hardware
     root = make_workspace(tmp_path / "proj", crates=("helper",))
     manifest(root, "c1", "python:\n  script: ok.py\ncpu: [python.x]\npins: false\n")
-    manifest(root, "c2", "python:\n  script: ok.py\n")
+    manifest(root, "c2", "python:\n  script: off.py\n")
     book = scratch_book(root)
     assert build(book, log=lambda s: None) == []
     prov = json.loads((book.outputs / "c1" / "provenance.json").read_text())

@@ -445,7 +445,7 @@ def test_checks_see_a_broken_page(browser, base_url, static_pages):
     guard.overrides["/01-tensor/"] = bad
     try:
         page = context.new_page()
-        info = visit(page, guard, bu.Settle(page), "/01-tensor/", base_url)
+        info = visit(page, guard, bu.Settle(page), "/01-tensor/", base_url, Walk())
     finally:
         context.close()
     problems = diagram_problems(info, 1)
