@@ -90,7 +90,7 @@ def define_env(env):
 
     for fn in (programs.code, programs.pair, blocks.side_output, blocks.outputs_tabs,
                blocks.compare_output, blocks.compare_table, values.value, values.raw, values.num,
-               values.claim, versions.version_line, blocks.pitfall_count, values.max_diff,
+               values.claim, versions.version_line, blocks.pitfall_count, values.max_diff, values.abs_diffs,
                versions.src, plots.line_plot, blocks.has_output, values.require,
                blocks.requires_note, report.execution_report, report.reproduction_totals,
                drift_report.drift_report):

@@ -149,8 +149,8 @@ def build_signature(book: Book, exp: Experiment) -> str:
     return json.dumps([tables, exp.burn["profile"]], sort_keys=True)
 
 
-def suite_signatures(book: Book, fixed: list[str]) -> set[str]:
-    exps = {e.id: e for e in discover(book)}
+def suite_signatures(book: Book, fixed: list[str], exps: dict | None = None) -> set[str]:
+    exps = exps or {e.id: e for e in discover(book)}
     return {build_signature(book, exps[i]) for i in fixed if exps[i].burn}
 
 
@@ -159,7 +159,7 @@ def eligible(book: Book, fixed: list[str]) -> list[tuple[str, str]]:
     always reruns; a burn side is cheap where its crate builds the very variant of burn
     theirs do (build_signature: the same dependency tables and profile)."""
     exps = {e.id: e for e in discover(book)}
-    suite = suite_signatures(book, fixed)
+    suite = suite_signatures(book, fixed, exps)
     out = []
     for e in sorted(exps.values(), key=lambda e: e.id):
         if e.requires or e.exclusive or e.needs or not (book.outputs / e.id).is_dir():

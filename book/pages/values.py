@@ -1,5 +1,5 @@
 """One value of a cached output in running text: value(), num(), raw(), claim(), require(),
-max_diff(). A claim the output does not bear out stops the build."""
+max_diff(), abs_diffs(). A claim the output does not bear out stops the build."""
 
 import html
 
@@ -62,3 +62,13 @@ def max_diff(book: Book, exp_id: str, field: str) -> float:
     if not diffs:
         raise BookError(f"实验 {exp_id} 的比较里没有字段 {field!r}")
     return max(diffs)
+
+
+def abs_diffs(book: Book, exp_id: str, a: str, b: str) -> list[float]:
+    """|a[i] - b[i]| element by element, for two flat lists of numbers of one entry (burn.y
+    against python.y_gelu): a page takes min, max or counts over it instead of a loop."""
+    xs, ys = (outputs.entry(book, exp_id).field(p) for p in (a, b))
+    ok = lambda v: isinstance(v, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)  # noqa: E731
+    if not (ok(xs) and ok(ys)) or len(xs) != len(ys) or not xs:
+        raise BookError(f"实验 {exp_id} 的 {a} 和 {b} 不是两列一样长的数")
+    return [abs(x - y) for x, y in zip(xs, ys)]

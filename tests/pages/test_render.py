@@ -406,6 +406,16 @@ def test_max_diff_takes_a_field_and_everything_under_it(book):
         values.max_diff(book, "md", "nope")
 
 
+def test_abs_diffs_pairs_two_lists_element_by_element(book):
+    entry(book, "ad", {"outcome.json": {}, "python.json": {"y": [1.0, 2.0, 3.0], "short": [1.0],
+                                                             "words": ["a", "b", "c"]},
+                       "burn.json": {"y": [1.5, 2.0, 2.0]}})
+    assert values.abs_diffs(book, "ad", "burn.y", "python.y") == [0.5, 0.0, 1.0]
+    for other in ("python.short", "python.words"):
+        with pytest.raises(BookError, match="一样长的数"):
+            values.abs_diffs(book, "ad", "burn.y", other)
+
+
 def test_line_plot_rejects_what_is_not_a_list_of_numbers(book):
     with pytest.raises(BookError, match="一列数"):
         plots.line_plot(book, "t", [["p", "demo", "python.name"]])

@@ -29,7 +29,7 @@ def safety_net(what: str) -> str:
 
 
 def wait_until(page, js: str, arg=None, what: str = "条件"):
-    """page.wait_for_function with the safety net as its bound, polling every 100 ms."""
+    """page.wait_for_function with the safety net as its bound, polling every animation frame."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     try:
         return page.wait_for_function(js, arg=arg, timeout=SAFETY_MS, polling="raf")

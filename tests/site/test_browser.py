@@ -641,8 +641,9 @@ def box_agrees(page, queries: list[str], every: int) -> list[str]:
     problems = []
     for q in queries[::every]:
         _, shown = run_search(page, q)
-        if shown != engine_search(page, q):
-            problems.append(f"{q[:60]!r}：搜索框列出 {shown[:5]}，引擎给出 {engine_search(page, q)[:5]}")
+        engine = engine_search(page, q)
+        if shown != engine:
+            problems.append(f"{q[:60]!r}：搜索框列出 {shown[:5]}，引擎给出 {engine[:5]}")
     return problems
 
 
@@ -1133,12 +1134,9 @@ def test_weighing_in_the_walk_is_weighing_in_a_fresh_browser(browser, base_url, 
     for path in ("/", "/01-tensor/", "/reference/", "/10-pitfalls/moved-value/"):
         fresh = bu.page_weight(browser, base_url + path, settle_ms=100)
         walked = walk.pages[path]["weight"]
-        assert sorted(map(urlsplit_path, walked["by_url"])) == sorted(map(urlsplit_path, fresh["by_url"])), path
+        paths = lambda w: sorted(urlsplit(u).path for u in w["by_url"])  # noqa: E731
+        assert paths(walked) == paths(fresh), path
         assert walked["gzip"] == fresh["gzip"], (path, walked["gzip"], fresh["gzip"])
-
-
-def urlsplit_path(url: str) -> str:
-    return urlsplit(url).path
 
 
 def test_every_page_is_light_on_first_view(walk):
