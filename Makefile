@@ -38,7 +38,7 @@ site: setup
 ## make test：跑测试（会重跑 A1 等几个实验，与缓存逐字节比对）
 test: setup
 	$(PY) -m book.commands.runner check
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -n auto --dist loadfile tests
 
 ## make serve：在本机 127.0.0.1:8000 上提供已构建的 site/
 serve:
@@ -76,9 +76,9 @@ bench: setup
 
 setup: .venv/.stamp $(MERMAID) target/.fetched target/.system
 
-.venv/.stamp: requirements.lock requirements-zensical.lock
+.venv/.stamp: requirements.lock requirements-zensical.lock requirements-test.lock
 	python3 -m venv .venv
-	.venv/bin/pip install --quiet -r requirements.lock -r requirements-zensical.lock
+	.venv/bin/pip install --quiet -r requirements.lock -r requirements-zensical.lock -r requirements-test.lock
 	touch $@
 
 # Diagrams are drawn at build time (book/site/draw.py); the copy older checkouts made goes.

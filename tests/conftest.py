@@ -7,14 +7,42 @@ import pytest
 from scratch import make_workspace
 
 
-def pytest_collection_finish(session):
+# make test runs the files on every core (pytest-xdist, --dist loadfile: a file's module
+# fixtures are built once, on one worker). The longest files start first, so that no worker is
+# left with one at the end: the rotation (burn's one compile on a fresh clone), then the two
+# browser files; the rest keep their order.
+FIRST = ("tests/commands/test_rotation.py", "tests/site/test_browser.py", "tests/site/test_zensical.py")
+
+
+def pytest_collection_modifyitems(items):
+    rank = lambda item: next((n for n, f in enumerate(FIRST) if item.nodeid.startswith(f)), len(FIRST))  # noqa: E731
+    items.sort(key=rank)  # stable: within a file, and among the rest, the order stays
+
+
+def _rotation_header(config, nodeids) -> None:
     """The rotating sample of this commit, at the top of the log (make test runs pytest -q,
     which prints no header), when test_rotation.py is among the tests."""
-    if not any("test_rotation" in item.nodeid for item in session.items):
+    if not any("test_rotation" in n for n in nodeids):
         return
-    tr = session.config.pluginmanager.get_plugin("terminalreporter")
+    tr = config.pluginmanager.get_plugin("terminalreporter")
     if tr is not None:
         tr.write_line(rotation_line())
+
+
+def pytest_collection_finish(session):
+    if not hasattr(session.config, "workerinput"):  # a worker's own collection prints nothing
+        _rotation_header(session.config, [item.nodeid for item in session.items])
+
+
+_HEADER_DONE: list = []
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    """Under xdist the controller collects nothing itself: the first worker's list says."""
+    if not _HEADER_DONE:
+        _HEADER_DONE.append(True)
+        _rotation_header(node.config, ids)
 
 
 def rotation_line() -> str:
@@ -58,12 +86,14 @@ _HEARTBEAT_S = float(os.environ.get("BOOK_TEST_HEARTBEAT_S", "60"))
 _CURRENT: dict = {}
 
 
+# Test id -> when it started: one at a time, or one per worker under xdist (the controller
+# hears each worker's start and finish).
 def pytest_runtest_logstart(nodeid, location):
-    _CURRENT["test"] = (nodeid, time.monotonic())
+    _CURRENT[nodeid] = time.monotonic()
 
 
 def pytest_runtest_logfinish(nodeid, location):
-    _CURRENT.pop("test", None)
+    _CURRENT.pop(nodeid, None)
 
 
 def pytest_sessionstart(session):
@@ -75,12 +105,14 @@ def pytest_sessionstart(session):
     def beat():
         while True:
             time.sleep(_HEARTBEAT_S)
-            cur = _CURRENT.get("test")
-            if cur and time.monotonic() - cur[1] >= _HEARTBEAT_S:
-                s = int(time.monotonic() - cur[1])
+            now = time.monotonic()
+            for nodeid, t0 in sorted(_CURRENT.copy().items()):
+                if now - t0 < _HEARTBEAT_S:
+                    continue
+                s = int(now - t0)
                 # Past the test's output capture for this one line (as pytest's live logging does).
                 with capman.global_and_fixture_disabled():
                     if getattr(tr._tw, "width_of_current_line", 0):
                         tr._tw.line()  # not after a row of dots
-                    tr.write_line(f"  …仍在运行 {cur[0]}，已 {s // 60} 分 {s % 60:02d} 秒")
+                    tr.write_line(f"  …仍在运行 {nodeid}，已 {s // 60} 分 {s % 60:02d} 秒")
     threading.Thread(target=beat, daemon=True).start()
