@@ -10,12 +10,18 @@ from scratch import make_workspace
 # make test runs the files on every core (pytest-xdist, --dist loadfile: a file's module
 # fixtures are built once, on one worker). The longest files start first, so that no worker is
 # left with one at the end: the rotation (burn's one compile on a fresh clone), then the two
-# browser files; the rest keep their order.
+# browser files. The other files that build burn crates come last: started earlier, they wait
+# on cargo's lock while the rotation compiles (a fresh clone's A1 download test waited 290 s).
 FIRST = ("tests/commands/test_rotation.py", "tests/site/test_browser.py", "tests/site/test_zensical.py")
+LAST = ("tests/pipeline/test_e2e.py", "tests/site/test_downloads.py")
 
 
 def pytest_collection_modifyitems(items):
-    rank = lambda item: next((n for n, f in enumerate(FIRST) if item.nodeid.startswith(f)), len(FIRST))  # noqa: E731
+    def rank(item):
+        first = next((n for n, f in enumerate(FIRST) if item.nodeid.startswith(f)), None)
+        if first is not None:
+            return first
+        return len(FIRST) + (1 if item.nodeid.startswith(LAST) else 0)
     items.sort(key=rank)  # stable: within a file, and among the rest, the order stays
 
 
