@@ -82,7 +82,7 @@ def define_env(env):
         return reference.experiments(book)
 
     def reference_row(book, exp_id, row_id, verdict="same"):
-        return reference.row_line(book, exp_id, row_id, verdict)
+        return reference.row_line(book, exp_id, row_id, verdict, page=page_name())
 
     for fn in (reference_table, reference_counts, reference_topics, reference_experiments,
                reference_row):

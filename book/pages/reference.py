@@ -1,6 +1,8 @@
 """Render the torch → burn map: the rows of table-driven experiments (manifests with `rows:`),
-each with its verdict from the run. Only reads build_outputs/ and the manifests."""
+each with the burn code that ran (its module in the crate), every PyTorch spelling it stands
+for, a stable anchor, and the run's result. Only reads build_outputs/ and the manifests."""
 import html
+import posixpath
 
 from .. import sources
 from ..checking.contract import ROW_WANT
@@ -9,66 +11,68 @@ from ..experiments.manifest import by_id
 from ..paths import Book
 from . import outputs
 from .programs import manifest
+from .row_result import result
 
 VERDICT_TEXT = {"same": "相同", "differs": "不同", "none": "burn 0.22.1 没有"}
+MAP_PAGE = "reference.md"
+# A hand-written replacement longer than this is shown collapsed.
+LONG_LINES = 14
 
 
 def _code(s: str) -> str:
-    # A table cell: no "|" may split the row, no Markdown inside the code.
-    return "<code>" + html.escape(s).replace("|", "&#124;") + "</code>"
+    return "<code>" + html.escape(s) + "</code>"
 
 
-def _num(v) -> str:
-    if isinstance(v, float):
-        return f"{v:.3g}"
-    return html.escape(repr(v)).replace("|", "&#124;")
+def _block(code: str) -> str:
+    # One physical line per table row: a newline in <pre> is written as &#10;, so that no
+    # blank line ends the raw HTML block in Markdown.
+    return '<pre class="ref-code"><code>' + html.escape(code).replace("\n", "&#10;") + "</code></pre>"
 
 
-def _leaves(report: dict, row_id: str) -> list[dict]:
-    name = f"rows.{row_id}"
-    return [f for f in report["fields"] if f["field"] == name or f["field"].startswith(name + ".")]
+def anchor(exp_id: str, row_id: str) -> str:
+    """The row's id on the map page: the experiment's name without ref-N- (tensor-sort)."""
+    return f"{exp_id.split('-', 2)[-1]}-{row_id}"
 
 
-def result(book: Book, exp_id: str, row: dict) -> str:
-    """The result cell of one row, from compare.json: the largest difference against the row's
-    tolerance; for a row that differs, where and by how much."""
-    e = outputs.entry(book, exp_id)
-    state = e.json("outcome.json")["compare"]["rows"][row["id"]]
-    report = e.json("compare.json")
-    leaves = _leaves(report, row["id"])
-    tol = leaves[0].get("tol", report["tol"]) if leaves else report["tol"]
-    worst = max(leaves, key=lambda f: f["max_diff"]) if leaves else None
-    # A leaf named "shape" is the row's shape: said in words, not counted among the values.
-    values = [f for f in leaves if not f["field"].endswith(".shape")]
-    shaped = len(values) < len(leaves)
-    n = sum(f["n"] for f in values)
-    exact = all(f.get("kind") in ("int", "bool", "str") for f in values)
-    if state == "same":
-        amount = ("逐个相等" if exact or worst["max_diff"] == 0 else
-                  f"最大差 {worst['max_diff']:.1e}（容差 {tol:g}）")
-        head = "相同" if row["verdict"] == "same" else "burn 0.22.1 没有；左边是最接近的写法，和 PyTorch 相同"
-        return f"{head}：{'形状相同，' if shaped else ''}{n} 个值{amount}"
-    if state == "differs":
-        bad = next((f for f in leaves if f["error"]), None) or worst
-        if bad["error"]:
-            where = f"<code>{html.escape(bad['field'])}</code>：{html.escape(bad['error'])}"
-        else:
-            where = (f"<code>{html.escape(bad['field'])}</code>[{bad['at']}]：PyTorch {_num(bad['a'])}，"
-                     f"burn {_num(bad['b'])}，差 {bad['max_diff']:.2e}（容差 {tol:g}）")
-        return f"不同：{html.escape(row['how'])}。{where}".replace("|", "&#124;")
-    raise BookError(f"实验 {exp_id} 的行 {row['id']} 的输出不完整（{state}）：先让构建通过")
+def code_of(row: dict) -> str:
+    """The burn code of a row as the page shows it and a reader copies it."""
+    return row.get("code") or row["burn"]
 
 
 def _burn_cell(book: Book, row: dict) -> str:
-    code = _code(row["burn"])
+    code = code_of(row)
+    n = code.count("\n")
+    cell = _block(code)
+    if row["verdict"] == "none" and n > LONG_LINES:
+        cell = f'<details class="ref-long"><summary>手写的实现（{n} 行）</summary>{cell}</details>'
     if row["src"]:
         s = sources.link(book, row["src"][0], row["src"][1])
-        return f'<a href="{s["url"]}" title="{html.escape(s["repo_path"])} L{s["start"]}–L{s["end"]}">{code}</a>'
-    return code
+        cell += (f'<a class="ref-src" href="{s["url"]}" title="{html.escape(s["repo_path"])} '
+                 f'L{s["start"]}–L{s["end"]}">源码：{html.escape(row["src"][1])}</a>')
+    return cell
+
+
+def _torch_cell(exp_id: str, row: dict) -> str:
+    a = anchor(exp_id, row["id"])
+    names = " ".join(_code(n) for n in row.get("spellings") or [])
+    return (f'<a class="ref-anchor" href="#{a}" title="这一行的链接">#</a>{_code(row["torch"])}'
+            + (f'<div class="ref-names">{names}</div>' if names else ""))
+
+
+def _result_cell(book: Book, exp_id: str, row: dict, rows: dict) -> str:
+    cell = result(book, exp_id, row)
+    if row["how"]:
+        cell += f'<p class="ref-how">{html.escape(row["how"])}</p>'
+    if row.get("fix"):
+        fix = rows[row["fix"]]
+        cell += (f'<div class="ref-fix">改法（<a href="#{anchor(exp_id, fix["id"])}">它自己的一行</a>，'
+                 f'{result(book, exp_id, fix)}）{_block(code_of(fix))}</div>')
+    return cell
 
 
 def table(book: Book, exp_id: str, topic: str | None = None) -> str:
-    """The rows of one experiment (of one topic): PyTorch, burn 0.22.1 and the run's result."""
+    """The rows of one experiment (of one topic): PyTorch, burn 0.22.1 and the run's result,
+    as one HTML table whose rows carry their anchors and verdicts."""
     exp = manifest(book, exp_id)
     if not exp.rows:
         raise BookError(f"实验 {exp_id} 没有 rows：它不是对照表的实验")
@@ -76,11 +80,28 @@ def table(book: Book, exp_id: str, topic: str | None = None) -> str:
     if not rows:
         raise BookError(f"实验 {exp_id} 没有 topic 为 {topic!r} 的行；有的是 "
                         f"{sorted({r['topic'] for r in exp.rows})}")
-    lines = ["| PyTorch | burn 0.22.1 | 结果 |", "|---|---|---|"]
+    anchors(book, exp.page)
+    by = {r["id"]: r for r in exp.rows}
+    lines = ['<table class="ref-table">',
+             "<thead><tr><th>PyTorch</th><th>burn 0.22.1</th><th>结果</th></tr></thead><tbody>"]
     for r in rows:
-        lines.append(f"| {_code(r['torch'])} | {_burn_cell(book, r)} | {result(book, exp_id, r)} |")
-    # The wrapper lets book.css give the code columns room (code breaks only where it must).
-    return '<div class="ref-table" markdown>\n\n' + "\n".join(lines) + "\n\n</div>\n"
+        lines.append(f'<tr id="{anchor(exp_id, r["id"])}" data-verdict="{r["verdict"]}">'
+                     f"<td>{_torch_cell(exp_id, r)}</td><td>{_burn_cell(book, r)}</td>"
+                     f"<td>{_result_cell(book, exp_id, r, by)}</td></tr>")
+    lines.append("</tbody></table>")
+    return "\n".join(lines) + "\n"
+
+
+def anchors(book: Book, page: str = "reference") -> dict:
+    """{anchor: (experiment, row)} over the whole map; BookError when two rows share one."""
+    seen = {}
+    for exp_id in experiments(book, page):
+        for r in manifest(book, exp_id).rows:
+            a = anchor(exp_id, r["id"])
+            if a in seen:
+                raise BookError(f"对照表的锚点 #{a} 重复：{'/'.join(seen[a])} 和 {exp_id}/{r['id']}")
+            seen[a] = (exp_id, r["id"])
+    return seen
 
 
 def counts(book: Book, *exp_ids: str) -> dict:
@@ -106,9 +127,10 @@ def experiments(book: Book, page: str = "reference") -> list[str]:
     return sorted(e.id for e in by_id(book).values() if e.rows and e.page == page)
 
 
-def row_line(book: Book, exp_id: str, row_id: str, verdict: str = "same") -> str:
-    """One row of the map as a line of prose, "`torch` → `burn`：result"; the build stops if the
-    run no longer gives this verdict (a trap that came back, or a fix that went away)."""
+def row_line(book: Book, exp_id: str, row_id: str, verdict: str = "same", page: str = "") -> str:
+    """One row of the map as a line of prose, "`torch` → burn 的写法（a link to the row）：result";
+    the build stops if the run no longer gives this verdict (a trap that came back, or a fix
+    that went away)."""
     exp = manifest(book, exp_id)
     rows = {r["id"]: r for r in exp.rows}
     if row_id not in rows:
@@ -118,5 +140,6 @@ def row_line(book: Book, exp_id: str, row_id: str, verdict: str = "same") -> str
     if r["verdict"] != verdict or state != ROW_WANT[verdict]:
         raise BookError(f"正文说对照表的行 {exp_id}/{row_id} 是 {verdict}，表里写的是 {r['verdict']}，"
                         f"运行的结果是 {state}：改正文或查实验")
-    return f"{_code(r['torch'])} → {_code(r['burn'])}：{result(book, exp_id, r)}"
-
+    href = posixpath.relpath(MAP_PAGE, posixpath.dirname(page) or ".") + "#" + anchor(exp_id, row_id)
+    # A Markdown link: both engines turn a .md link into the built page's URL.
+    return f'{_code(r["torch"])} → [burn 的写法]({href})：{result(book, exp_id, r)}'

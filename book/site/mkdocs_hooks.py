@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from book.experiments import manifest  # noqa: E402
 from book.paths import Book  # noqa: E402
-from book.site import diagrams, prepare, render_memo  # noqa: E402
+from book.site import diagrams, prepare, render_memo, row_search  # noqa: E402
 from book.site.downloads import package, view  # noqa: E402
 
 @event_priority(100)  # before mkdocs-macros
@@ -83,7 +83,13 @@ def on_files(files, config):
 
 
 def on_post_build(config):
-    manifest.stop_build_memo()
+    # Material's search plugin wrote its index in its own on_post_build (hooks run after plugins).
+    index = Path(config["site_dir"]) / "search" / "search_index.json"
+    try:
+        if index.is_file():
+            row_search.add_rows(Book(Path(config["config_file_path"]).parent), index, "docs")
+    finally:
+        manifest.stop_build_memo()
 
 
 def on_build_error(error):

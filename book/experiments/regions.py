@@ -1,0 +1,67 @@
+"""The burn side of a map row is the code that ran: in the row's crate, each row is one inline
+module named by the row's id (`mod sort { use ...; pub fn run(...) }`), with its own `use`
+lines and nothing from the rest of the crate, so that its body, shown as it is, compiles where
+a reader pastes it. Read here once per crate; the pages and the cells test take it from here."""
+import re
+from pathlib import Path
+
+# A row module starts at column 0 and ends at the first `}` alone at column 0.
+MOD_RE = re.compile(r"^mod (?:r#)?([a-z0-9_]+) \{\n(.*?)^\}$", re.M | re.S)
+USE_RE = re.compile(r"^use [^;]+;", re.M | re.S)
+# Outside names a pasted body would not have.
+OUTSIDE_RE = re.compile(r"\b(super|crate)::")
+LEAK_RE = re.compile(r"macro_rules!|extern crate|#\[macro_use\]")
+
+_MEMO: dict = {}
+
+
+def reset():
+    _MEMO.clear()
+
+
+def _dedent(body: str) -> str:
+    lines = body.rstrip("\n").split("\n")
+    out = []
+    for line in lines:
+        if line.strip() and not line.startswith("    "):
+            raise ValueError(f"模块体的行要缩进 4 个空格：{line!r}")
+        out.append(line[4:])
+    return "\n".join(out).strip("\n") + "\n"
+
+
+def row_modules(main_rs: Path) -> dict:
+    """{row id: the module's body, dedented}; ValueError names what is wrong with a module."""
+    key = (main_rs, main_rs.stat().st_mtime_ns)
+    if key in _MEMO:
+        return _MEMO[key]
+    out = {}
+    text = main_rs.read_text(encoding="utf-8")
+    mods = list(MOD_RE.finditer(text))
+    if mods:
+        # What a module could see of the crate without super:: or crate::: macros by textual
+        # scope and the extern prelude. Refused, so that each module compiles alone.
+        rest = MOD_RE.sub("", text)
+        leak = LEAK_RE.search(rest)
+        if leak:
+            raise ValueError(f"行模块之外有 {leak.group(0)!r}：它会被行模块看见，粘贴出去的代码就缺了它")
+    for m in mods:
+        rid, body = m.group(1), _dedent(m.group(2))
+        if rid in out:
+            raise ValueError(f"mod {rid} 出现了两次")
+        if OUTSIDE_RE.search(body):
+            raise ValueError(f"mod {rid} 用了 super:: 或 crate::：一行的代码要自带它用到的一切")
+        if not USE_RE.search(body):
+            raise ValueError(f"mod {rid} 没有 use 行：读者粘贴过去要能编译")
+        out[rid] = body
+    _MEMO[key] = out
+    return out
+
+
+def split_uses(body: str) -> tuple[str, str]:
+    """(the leading `use` lines, the rest) of a row's body."""
+    uses = []
+    rest = body.split("\n")
+    while rest and (rest[0].startswith("use ") or (uses and not uses[-1].rstrip().endswith(";"))
+                    or (not rest[0].strip() and uses)):
+        uses.append(rest.pop(0))
+    return "\n".join(uses).strip("\n") + "\n", "\n".join(rest).strip("\n") + "\n"
