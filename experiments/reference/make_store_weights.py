@@ -1,6 +1,8 @@
 """Writes the files that crates/ref-store commits under data/. Run by hand after changing
 Zoo or Small (`.venv/bin/python experiments/reference/make_store_weights.py`) and commit them:
 - zoo.pt: ref_store.make_zoo()'s state_dict, saved by PyTorch;
+- ckpt.pt: ref_store.make_checkpoint(), a whole training checkpoint (epoch, a DataParallel
+  model's state_dict, Adam's state_dict), saved by PyTorch;
 - small_export.safetensors: what the burn program exports (it runs `cargo run -p ref-store
   -- export DIR`), which ref_store.py's PyTorch side then loads. The comparison checks its
   hash against the file the burn program writes in each run.
@@ -11,12 +13,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ref_store import DATA, make_zoo  # noqa: E402
+from ref_store import DATA, make_checkpoint, make_zoo  # noqa: E402
 
 import torch  # noqa: E402
 
 DATA.mkdir(parents=True, exist_ok=True)
 torch.save(make_zoo().state_dict(), DATA / "zoo.pt")
+torch.save(make_checkpoint(), DATA / "ckpt.pt")
 subprocess.run(["cargo", "run", "-q", "--release", "--locked", "-p", "ref-store", "--", "export",
                 str(DATA)], cwd=ROOT, check=True)
 print("written")

@@ -3,9 +3,10 @@ ref-2-functional.yaml's table.
 
 Inputs are the same numbers on both sides, computed in f64 and rounded to f32 once:
 - autograd rows: X[k] = 0.5·sin(k + 1), C[k] = 0.5·cos(k + 1);
-- activation rows: the twelve points ACT_X (exact in f32, with the kinks 0, ±1, ±3, 6 and the
-  softplus threshold 25 among them); "y" is f(x), "dy" is d(sum y)/dx, for softmax and
-  log_softmax d(sum y·C)/dx on [3, 4];
+- activation rows: the twelve points ACT_X (exact in f32, none of them a kink, out to ±25,
+  past softplus's threshold); "y" is f(x), "dy" is d(sum y)/dx, for softmax and
+  log_softmax d(sum y·C)/dx on [3, 4]; the kink rows use the six points KINK_X only, and the
+  rows that fix them ("..._kink_fix") both sets, with the new keys "y" and "dx";
 - loss rows: logits L[k] = 2·sin(k + 1) on [4, 3], class targets [2, 0, 1, 2], regression
   prediction 2·sin(k + 1) against target 0.5·cos(k + 1); "loss" is the value, "grad" the
   gradient with respect to the logits (or the prediction).
@@ -124,7 +125,7 @@ def retain_grad():
     y = x * 2.0
     y.retain_grad()
     (y * y).sum().backward()
-    return {"y_grad": nums(y.grad)}
+    return {"x_grad": nums(x.grad), "y_grad": nums(y.grad)}
 
 
 @row
@@ -225,6 +226,12 @@ def act(f, points=ACT_X):
     y = f(x)
     y.sum().backward()
     return {"y": nums(y), "dy": nums(x.grad)}
+
+
+def act_fix(f):
+    # A fix of a kink row: the regular points and the kinks, new keys "y" and "dx".
+    r = act(f, ACT_X + KINK_X)
+    return {"y": r["y"], "dx": r["dy"]}
 
 
 def act_dim(f):
@@ -367,8 +374,18 @@ def leaky_relu_kink():
 
 
 @row
+def leaky_relu_kink_fix():
+    return act_fix(nn.LeakyReLU())
+
+
+@row
 def hardtanh_kink():
     return act(nn.Hardtanh(), KINK_X)
+
+
+@row
+def hardtanh_kink_fix():
+    return act_fix(nn.Hardtanh())
 
 
 @row
@@ -377,8 +394,18 @@ def relu6_kink():
 
 
 @row
+def relu6_kink_fix():
+    return act_fix(nn.ReLU6())
+
+
+@row
 def hardswish_kink():
     return act(nn.Hardswish(), KINK_X)
+
+
+@row
+def hardswish_kink_fix():
+    return act_fix(nn.Hardswish())
 
 
 @row
@@ -389,6 +416,11 @@ def elu_kink():
 @row
 def selu_kink():
     return act(nn.SELU(), KINK_X)
+
+
+@row
+def selu_kink_fix():
+    return act_fix(nn.SELU())
 
 
 # ---------------------------------------------------------------- losses
@@ -548,6 +580,14 @@ def smooth_l1_default():
 @row
 def smooth_l1_beta():
     return reg(nn.SmoothL1Loss(beta=0.5))
+
+
+@row
+def smooth_l1_beta_2():
+    p = pred()
+    loss = nn.SmoothL1Loss(beta=2.0)(p, target())
+    loss.backward()
+    return {"y": nums(loss), "dx": nums(p.grad)}
 
 
 @row

@@ -296,6 +296,11 @@ def chunk_uneven():
 
 
 @row
+def chunk_uneven_fix():
+    return parts(data(2, 6).chunk(4, dim=1))
+
+
+@row
 def flatten():
     return out(data(2, 3, 4).flatten())
 
@@ -668,6 +673,11 @@ def argmax_dim_shape():
 
 
 @row
+def argmax_dim():
+    return out(data(3, 4).argmax(dim=1))
+
+
+@row
 def sum_keepdim():
     return out(data(3, 4).sum(dim=1, keepdim=True))
 
@@ -726,16 +736,6 @@ def prod():
 @row
 def prod_dim():
     return out(data(3, 4).prod(dim=1, keepdim=True))
-
-
-@row
-def norm_l2():
-    return {"v": float(torch.linalg.norm(data(3, 4)))}
-
-
-@row
-def norm_l1():
-    return {"v": float(data(3, 4).norm(p=1))}
 
 
 @row
@@ -799,16 +799,6 @@ def matmul_bcast():
 @row
 def matmul_3d_2d():
     return out(data(2, 3, 4) @ data(4, 5))
-
-
-@row
-def matvec():
-    return out(data(3, 4) @ data(4))
-
-
-@row
-def outer():
-    return out(torch.outer(data(3), data(4)))
 
 
 @row
@@ -876,6 +866,11 @@ def from_numpy():
 
 @row
 def tolist():
+    return {"v": data(2, 3).tolist()}
+
+
+@row
+def tolist_nested():
     return {"v": data(2, 3).tolist()}
 
 

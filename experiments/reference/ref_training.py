@@ -167,6 +167,13 @@ def lbfgs_returned_loss():
 
 
 @row
+def lbfgs_loss_before_step():
+    # The same number: the loss of the first closure call, before the step.
+    _, returned, _ = lbfgs_run()
+    return {"loss": returned}
+
+
+@row
 def param_groups_lr():
     # weight at lr 0.1, bias at lr 0.01
     return steps(lambda m: torch.optim.SGD([{"params": [m.weight]},
@@ -307,6 +314,11 @@ def scheduler_lr_above_one():
         return {"accepted": seq["lr"][0] == 2.0}
     except ValueError:
         return {"accepted": False}
+
+
+@row
+def cosine_lr_above_one():
+    return lr_sequence(lambda o: torch.optim.lr_scheduler.CosineAnnealingLR(o, T_max=10), lr=2.0)
 
 
 # ---- 初始化 ----
@@ -454,6 +466,16 @@ def config_missing_default():
 
 
 @row
+def config_missing_default_filled():
+    # The same old file: the dataclass fills in the default.
+    with open("old.json", "w", encoding="utf-8") as f:
+        json.dump({"lr": 0.05, "batch_size": 16}, f)
+    with open("old.json", encoding="utf-8") as f:
+        back = TrainConfig(**json.load(f))
+    return {"lr": back.lr, "batch_size": back.batch_size, "momentum": back.momentum}
+
+
+@row
 def save_load_bytes():
     lin = make_linear()
     buf = io.BytesIO()
@@ -468,19 +490,34 @@ def dtype_name(t):
     return {torch.float32: "f32", torch.float64: "f64"}[t.dtype]
 
 
+def make_linear64():
+    # The same parameters in f64, not rounded to f32.
+    lin = nn.Linear(IN, OUT).double()
+    with torch.no_grad():
+        lin.weight.copy_(torch.tensor([[0.5 * math.sin(r * IN + c + 1) for c in range(IN)]
+                                       for r in range(OUT)], dtype=torch.float64))
+        lin.bias.copy_(torch.tensor([0.5 * math.cos(o + 1) for o in range(OUT)],
+                                    dtype=torch.float64))
+    return lin
+
+
+def loaded(lin):
+    return {"dtype": dtype_name(lin.weight), "weight": nums(lin.weight), "bias": nums(lin.bias)}
+
+
 @row
 def save_keeps_dtype():
-    lin = make_linear().double()
-    torch.save(lin.state_dict(), "lin64.pt")
-    return {"dtype": dtype_name(torch.load("lin64.pt")["weight"])}
+    torch.save(make_linear64().state_dict(), "lin64.pt")
+    fresh = nn.Linear(IN, OUT).double()
+    fresh.load_state_dict(torch.load("lin64.pt"))
+    return loaded(fresh)
 
 
 @row
 def load_f64_into_f32():
-    lin64 = make_linear().double()
-    fresh = nn.Linear(IN, OUT)  # f32
-    fresh.load_state_dict(lin64.state_dict())
-    return {"dtype": dtype_name(fresh.weight)}
+    fresh = nn.Linear(IN, OUT)  # f32: the f64 values are rounded into it
+    fresh.load_state_dict(make_linear64().state_dict())
+    return loaded(fresh)
 
 
 @row
@@ -563,6 +600,12 @@ def epochs(n):
 
 @row
 def shuffle_order():
+    return {"order": epochs(1)[0]}
+
+
+@row
+def shuffle_order_given():
+    # burn's side is handed this order (the values are the indices), as a constant.
     return {"order": epochs(1)[0]}
 
 
