@@ -113,6 +113,11 @@ def conv2d_same_stride2():
 
 
 @row
+def conv2d_stride2_explicit_padding():
+    return run(weights(nn.Conv2d(2, 3, 3, stride=2, padding=1)), data(1, 2, 5, 5))
+
+
+@row
 def conv2d_reflect():
     return run(weights(nn.Conv2d(2, 3, 3, padding=1, padding_mode="reflect")), data(1, 2, 4, 5))
 
@@ -209,6 +214,13 @@ def batchnorm_running_var():
 
 
 @row
+def batchnorm_running_var_unbiased():
+    m = nn.BatchNorm1d(3)
+    m(data(4, 3) * 3)  # running_var takes the unbiased batch variance (n - 1)
+    return {"running_var": flat(m.running_var)}
+
+
+@row
 def batchnorm_momentum_none():
     m = nn.BatchNorm1d(3, momentum=None)  # cumulative average over the batches seen
     for t in range(3):
@@ -235,6 +247,20 @@ def layernorm():
 @row
 def groupnorm():
     return run(weights(nn.GroupNorm(2, 4)), data(2, 4, 3) * 2)
+
+
+@row
+def instancenorm():
+    m = nn.InstanceNorm2d(3)  # affine=False: no weight, no bias
+    x = (data(2, 3, 3, 4) * 2).requires_grad_(True)
+    y = m(x)
+    (dx,) = backward(y, x)
+    return {"y": flat(y), "shape": list(y.shape), "dx": dx}
+
+
+@row
+def instancenorm_affine():
+    return run(weights(nn.InstanceNorm2d(3, affine=True)), data(2, 3, 3, 4) * 2)
 
 
 # ---- Dropout 与 Embedding ----
@@ -264,6 +290,14 @@ def dropout_kept_fraction():
     m = nn.Dropout(0.3)
     y = m(torch.ones(200, 500))
     return {"kept": float((y != 0).float().mean())}
+
+
+@row
+def dropout_default_p():
+    torch.manual_seed(0)
+    m = nn.Dropout()  # p=0.5
+    y = m(torch.ones(4, 8))
+    return {"p": m.p, "shape": list(y.shape), "values": sorted({float(v) for v in y.flatten().tolist()})}
 
 
 @row
@@ -320,6 +354,24 @@ def lstm_seq_first():
     m = weights(nn.LSTM(3, 4))  # default batch_first=False: [seq, batch, feature]
     y, _ = m(data(5, 2, 3) * 2)
     return {"y": flat(y), "shape": list(y.shape)}
+
+
+def seq_first(m):
+    # PyTorch's defaults: batch_first=False, x is [seq, batch, feature]; h_n is [1, batch, h].
+    x = (data(5, 2, 3) * 2).requires_grad_(True)
+    y, h = m(x)
+    (dx,) = backward(y, x)
+    return {"y": flat(y), "shape": list(y.shape), "h_n": flat(h), "dx": dx}
+
+
+@row
+def rnn_seq_first():
+    return seq_first(weights(nn.RNN(3, 4)))
+
+
+@row
+def gru_seq_first():
+    return seq_first(weights(nn.GRU(3, 4)))
 
 
 def lstm_states(m, x):
@@ -399,6 +451,14 @@ def mha_weights():
 
 
 @row
+def mha_weights_averaged():
+    m = mha_module()
+    x = data(2, 3, 4) * 2
+    _, w = m(x, x, x)
+    return {"y": flat(w), "shape": list(w.shape)}
+
+
+@row
 def mha_key_padding_mask():
     m = mha_module()
     x = data(2, 3, 4) * 2
@@ -428,9 +488,37 @@ def mha_all_masked():
     return {"nan": flat(y.isnan())}
 
 
+@row
+def mha_all_masked_nan():
+    m = mha_module()
+    x = data(2, 3, 4) * 2
+    pad = torch.tensor([[True, True, True], [False, True, True]])
+    y, _ = m(x, x, x, key_padding_mask=pad)
+    # NaN cannot go into the burn side's JSON: the NaN flags, and y with NaN as 0 on both sides.
+    return {"nan": flat(y.isnan()), "y": flat(torch.nan_to_num(y, nan=0.0))}
+
+
+@row
+def mha_seq_first():
+    # Every default: dropout=0.0, batch_first=False ([seq, batch, d]); training mode, with backward.
+    m = nn.MultiheadAttention(4, 2)
+    setp(m.in_proj_weight, 10.0)
+    setp(m.in_proj_bias, 20.0)
+    setp(m.out_proj.weight, 30.0)
+    setp(m.out_proj.bias, 40.0)
+    x = (data(3, 2, 4) * 2).requires_grad_(True)
+    y, _ = m(x, x, x)
+    (dx,) = backward(y, x)
+    return {"y": flat(y), "shape": list(y.shape), "dx": dx}
+
+
 def encoder_layer(norm_first, mask=None):
     m = nn.TransformerEncoderLayer(4, 2, dim_feedforward=6, dropout=0.0, batch_first=True,
                                    norm_first=norm_first)
+    return encoder_run(m, data(2, 3, 4) * 2, mask)
+
+
+def encoder_run(m, x, mask=None):
     setp(m.self_attn.in_proj_weight, 10.0)
     setp(m.self_attn.in_proj_bias, 20.0)
     setp(m.self_attn.out_proj.weight, 30.0)
@@ -445,7 +533,7 @@ def encoder_layer(norm_first, mask=None):
     setp(m.norm2.bias, 120.0)
     m.eval()
     with torch.no_grad():
-        y = m(data(2, 3, 4) * 2, src_mask=mask)
+        y = m(x, src_mask=mask)
     return {"y": flat(y), "shape": list(y.shape)}
 
 
@@ -467,6 +555,12 @@ def transformer_encoder_layer_norm_first():
 @row
 def transformer_norm_first_by_name():
     return encoder_layer(True)
+
+
+@row
+def transformer_seq_first():
+    # Every default: dim_feedforward=2048, relu, dropout 0.1 (off in eval), x is [seq, batch, d].
+    return encoder_run(nn.TransformerEncoderLayer(4, 2), data(3, 2, 4) * 2)
 
 
 # ---- 插值 ----
@@ -491,6 +585,12 @@ def interpolate_nearest_down():
 def interpolate_nearest_exact():
     y = F.interpolate(data(1, 1, 5, 7), size=(3, 4), mode="nearest-exact")
     return {"runs": True, "y": flat(y), "shape": list(y.shape)}
+
+
+@row
+def interpolate_nearest_exact_select():
+    y = F.interpolate(data(1, 1, 5, 7), size=(3, 4), mode="nearest-exact")
+    return {"y": flat(y), "shape": list(y.shape)}
 
 
 @row
