@@ -20,6 +20,8 @@ TOP_KEYS = {"id", "page", "about", "timeout", "python", "burn", "compare", "muta
             "volatile", "exclusive", "needs", "requires", "cpu", "pins", "rows"}
 # A table-driven experiment (the torch → burn map): one row per entry of `rows:`, each one
 # output field rows.<id> on both sides, compared within its own tolerance.
+# A row's burn code is its module in the crate (regions.py), never retyped here; `burn` is
+# refused with that reason.
 ROW_KEYS = {"id", "topic", "torch", "burn", "src", "tol", "verdict", "how", "spellings", "fix"}
 # Each spelling a script may use for the row's call: torch.sort, Tensor.sort (the method),
 # F.cross_entropy, nn.CrossEntropyLoss. The search index and the script scan read them.
@@ -133,15 +135,19 @@ def _rows(path, rows, compare) -> list:
         if rid in seen:
             _fail(path, f"{where}：id {rid!r} 重复")
         seen.add(rid)
-        for k in ("topic", "torch") + (("burn",) if "burn" in r else ()):
+        for k in ("topic", "torch"):
             if not isinstance(r.get(k), str) or not r[k].strip():
                 _fail(path, f"行 {rid}：{k} 必须是非空字符串")
+        if "burn" in r:
+            _fail(path, f"行 {rid}：burn 的代码来自 crate 里的 mod {rid}，清单里不再写 burn:")
         sp = r.get("spellings")
-        if sp is not None and not (isinstance(sp, list) and sp and all(
+        if sp is None:
+            _fail(path, f"行 {rid}：缺 spellings（脚本里可能出现的每种写法，如 [Tensor.sort, torch.sort]）")
+        if not (isinstance(sp, list) and sp and all(
                 isinstance(x, str) and SPELLING_RE.match(x) for x in sp) and len(set(sp)) == len(sp)):
             _fail(path, f"行 {rid}：spellings 必须是不重复的写法的列表，每个形如 torch.sort、"
                         f"Tensor.sort、F.cross_entropy、nn.CrossEntropyLoss，得到 {sp!r}")
-        if sp and NEIGHBOUR_RE.search(str(r.get("how", ""))):
+        if NEIGHBOUR_RE.search(str(r.get("how", ""))):
             _fail(path, f"行 {rid}：how 提到了「上一行／下一行」：表会被筛选、被单独链接，"
                         "用 fix: 指向那一行，或把话说完整")
         verdict = r.get("verdict", "same")
@@ -156,14 +162,14 @@ def _rows(path, rows, compare) -> list:
         if src is not None and not (isinstance(src, list) and len(src) == 2
                                     and all(isinstance(x, str) and x for x in src)):
             _fail(path, f"行 {rid}：src 必须是 [burn 仓库里的路径, 符号]，得到 {src!r}")
-        out.append({"id": rid, "topic": r["topic"].strip(), "torch": r["torch"], "burn": r.get("burn"),
+        out.append({"id": rid, "topic": r["topic"].strip(), "torch": r["torch"],
                     "src": src, "tol": None if tol is None else float(tol), "verdict": verdict,
-                    "how": str(r.get("how", "")).strip(), "spellings": list(sp or []),
+                    "how": str(r.get("how", "")).strip(), "spellings": list(sp),
                     "fix": r.get("fix")})
     ids = {r["id"]: r for r in out}
     for r in out:
         fix = r["fix"]
-        if r["verdict"] == "differs" and r["spellings"] and fix is None:
+        if r["verdict"] == "differs" and fix is None:
             _fail(path, f"行 {r['id']}：verdict 是 differs，要用 fix: 指向一行能跑、和 PyTorch 对上的写法")
         if fix is not None and (fix not in ids or ids[fix]["verdict"] == "differs" or fix == r["id"]):
             _fail(path, f"行 {r['id']}：fix: {fix!r} 要指向同一个清单里 verdict 为 same 或 none 的另一行")
@@ -174,20 +180,15 @@ def _attach_code(path, rows, main_rs: Path) -> None:
     """Each row's burn code: its module in the crate (book/experiments/regions.py)."""
     try:
         mods = regions.row_modules(main_rs)
-    except ValueError as e:
-        _fail(path, f"{main_rs.name}：{e}")
-    if not mods:
-        return  # not converted yet: the manifest's burn: strings
+    except (OSError, ValueError) as e:
+        _fail(path, f"crates/{main_rs.parent.parent.name}/src/main.rs：{e}")
     ids = [r["id"] for r in rows]
     missing = [i for i in ids if i not in mods]
     extra = [m for m in mods if m not in ids]
     if missing or extra:
-        _fail(path, f"crate 的行模块和清单的行要一一对应：没有模块的行 {missing}，没有行的模块 {extra}")
+        _fail(path, f"crate 的行模块（mod <行 id> {{ … }}）和清单的行要一一对应：没有模块的行 {missing}，"
+                    f"没有行的模块 {extra}")
     for r in rows:
-        if r["burn"] is not None:
-            _fail(path, f"行 {r['id']}：burn 的代码来自 crate 里的 mod {r['id']}，清单里不再写 burn:")
-        if not r["spellings"]:
-            _fail(path, f"行 {r['id']}：缺 spellings（脚本里可能出现的每种写法）")
         r["code"] = mods[r["id"]]
 
 
@@ -309,7 +310,9 @@ def load(path: Path, book: Book) -> Experiment:
     exclusive = data.get("exclusive", False)
     if not isinstance(exclusive, bool):
         _fail(path, f"exclusive 必须是 true 或 false，得到 {exclusive!r}")
-    if rows and burn:
+    if rows and not burn:
+        _fail(path, "有 rows 的实验要有 burn 侧：每一行的 burn 代码是它的 crate 里的同名模块")
+    if rows:
         _attach_code(path, rows, book.crates / burn["crate"] / "src" / "main.rs")
     return Experiment(id=exp_id, manifest=path, page=data.get("page"), exclusive=exclusive,
                       needs=needs, requires=requires, cpu=cpu, pins=pins, rows=rows,

@@ -58,10 +58,17 @@ def row_modules(main_rs: Path) -> dict:
 
 
 def split_uses(body: str) -> tuple[str, str]:
-    """(the leading `use` lines, the rest) of a row's body."""
-    uses = []
-    rest = body.split("\n")
-    while rest and (rest[0].startswith("use ") or (uses and not uses[-1].rstrip().endswith(";"))
-                    or (not rest[0].strip() and uses)):
-        uses.append(rest.pop(0))
-    return "\n".join(uses).strip("\n") + "\n", "\n".join(rest).strip("\n") + "\n"
+    """(the leading `use` lines, the rest) of a row's body; a use may span lines to its `;`."""
+    lines, i, uses = body.split("\n"), 0, []
+    while i < len(lines):
+        if lines[i].startswith("use "):
+            j = i
+            while j + 1 < len(lines) and not lines[j].rstrip().endswith(";"):
+                j += 1
+            uses += lines[i:j + 1]
+            i = j + 1
+        elif uses and not lines[i].strip():
+            i += 1
+        else:
+            break
+    return "\n".join(uses) + "\n", "\n".join(lines[i:]).strip("\n") + "\n"

@@ -36,7 +36,7 @@ def anchor(exp_id: str, row_id: str) -> str:
 
 def code_of(row: dict) -> str:
     """The burn code of a row as the page shows it and a reader copies it."""
-    return row.get("code") or row["burn"]
+    return row["code"]
 
 
 def _burn_cell(book: Book, row: dict) -> str:
@@ -141,5 +141,8 @@ def row_line(book: Book, exp_id: str, row_id: str, verdict: str = "same", page: 
         raise BookError(f"正文说对照表的行 {exp_id}/{row_id} 是 {verdict}，表里写的是 {r['verdict']}，"
                         f"运行的结果是 {state}：改正文或查实验")
     href = posixpath.relpath(MAP_PAGE, posixpath.dirname(page) or ".") + "#" + anchor(exp_id, row_id)
+    res = result(book, exp_id, r)
+    if r["verdict"] == "differs" and r["how"]:
+        res = f"不同：{html.escape(r['how'])}。{res.removeprefix('不同：')}"
     # A Markdown link: both engines turn a .md link into the built page's URL.
-    return f'{_code(r["torch"])} → [burn 的写法]({href})：{result(book, exp_id, r)}'
+    return f'{_code(r["torch"])} → [burn 的写法]({href})：{res}'

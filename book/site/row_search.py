@@ -12,6 +12,10 @@ from ..paths import Book
 from .search_segment import segment
 
 MAP_SOURCE = reference.MAP_PAGE.removesuffix(".md")
+# A row outweighs a pitfall page (book/site/prepare.py's SEARCH_BOOST, 2): a porter who
+# pastes torch.argmax wants the row first, with the argmax pitfall right after it. (Material
+# weighs a document by its boost; Zensical's index has no such field and ignores it.)
+ROW_BOOST = 6.0
 
 
 def _page_location(entries: list[dict]) -> str:
@@ -31,7 +35,7 @@ def row_entries(book: Book, page_location: str) -> list[dict]:
             text = " ".join(["<code>" + html.escape(r["torch"]) + "</code>", html.escape(r["how"]),
                              reference.VERDICT_TEXT[r["verdict"]]])
             out.append({"location": f"{page_location}#{reference.anchor(exp_id, r['id'])}",
-                        "title": segment(title), "text": segment(text)})
+                        "title": segment(title), "text": segment(text), "boost": ROW_BOOST})
     return out
 
 

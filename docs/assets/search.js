@@ -58,6 +58,16 @@
   function dropPaths(q) {
     return q.split(/\s+/).filter(function (w) { return !/^['"(<\[]*(~|\/)\S*\/./.test(w); }).join(" ");
   }
+  // A name pasted from a PyTorch script (F.cross_entropy, torch.optim.Adam(model.parameters()),
+  // nn.CrossEntropyLoss) is searched by its last part: the namespace words (F, torch, nn,
+  // Tensor) are on half the book's pages and would outweigh the name itself. The map's rows
+  // carry every spelling in their titles (book/site/row_search.py).
+  function apiName(q) {
+    var m = /^\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\s*(?:\(.*)?$/.exec(q);
+    if (!m) return q;
+    var parts = q.split("(")[0].trim().split(".");
+    return parts[parts.length - 1];
+  }
   // 3. Material's worker runs inside javascripts/workers/book-search.js, which fixes a lunr bug
   //    that made every query with a common number in it fail (see that file).
   var MATERIAL_WORKER = /(^|\/)(search\.[0-9a-f]+\.min\.js)$/;
@@ -68,9 +78,9 @@
     var post = w.postMessage;
     w.postMessage = function (msg) {
       if (msg && msg.type === QUERY && typeof msg.data === "string") {
-        arguments[0] = { type: QUERY, data: clean(msg.data) };
+        arguments[0] = { type: QUERY, data: clean(apiName(msg.data)) };
       } else if (zensical && msg && msg.type === QUERY && msg.data && typeof msg.data.input === "string") {
-        arguments[0] = { type: QUERY, data: Object.assign({}, msg.data, { input: dropPaths(msg.data.input) }) };
+        arguments[0] = { type: QUERY, data: Object.assign({}, msg.data, { input: dropPaths(apiName(msg.data.input)) }) };
       }
       return post.apply(w, arguments);
     };

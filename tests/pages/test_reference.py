@@ -1,6 +1,7 @@
 """Table-driven experiments (`rows:`, the torch → burn map): each row's verdict holds both ways
 on real runs, the manifest's rows are checked, and the table renders from the outputs."""
 import json
+import re
 
 import pytest
 
@@ -10,9 +11,13 @@ from book.experiments.manifest import load
 from book.errors import BookError
 from scratch import make_workspace, manifest, scratch_book, write, write_crate
 
-# The burn side of every test: three rows. The PyTorch scripts below agree or not with it.
+# The burn side of every test: three rows, each its own module (the code the table shows), and a
+# main that prints their outputs. The PyTorch scripts below agree or not with it.
 BURN_ROWS = {"a": {"v": [1.0, 2.0], "shape": [2]}, "b": {"v": [0.5]}, "c": {"v": [3]}}
-RUST = ('fn main() {\n    println!("{}", r#"' + json.dumps({"rows": BURN_ROWS}) + '"#);\n}\n')
+MODS = {rid: f"mod {rid} {{\n    use std::fmt::Debug;\n\n    pub fn run() -> usize {{\n        {i}\n    }}\n}}\n"
+        for i, rid in enumerate("abc")}
+RUST = ("".join(MODS.values()) + 'fn main() {\n    let _ = (a::run(), b::run(), c::run());\n'
+        '    println!("{}", r#"' + json.dumps({"rows": BURN_ROWS}) + '"#);\n}\n')
 
 
 def script(rows: dict) -> str:
@@ -29,9 +34,9 @@ def ws(tmp_path_factory):
 
 
 ROWS = """rows:
-  - {id: a, topic: 形状, torch: "x.reshape(2)", burn: "x.reshape([2])", tol: 0}
-  - {id: b, topic: 形状, torch: "x.half()", burn: "x.cast(F16)", verdict: differs, how: "舍入方式不同"}
-  - {id: c, topic: 归约, torch: "x.argmax()", burn: "x.argmax(0)"}
+  - {id: a, topic: 形状, torch: "x.reshape(2)", spellings: [Tensor.reshape, torch.reshape], tol: 0}
+  - {id: b, topic: 形状, torch: "x.half()", spellings: [Tensor.half], verdict: differs, how: "舍入方式不同", fix: a}
+  - {id: c, topic: 归约, torch: "x.argmax()", spellings: [Tensor.argmax, torch.argmax]}
 """
 
 
@@ -87,18 +92,25 @@ def test_the_table_renders_from_the_outputs(ws, tmp_path):
     entries.write_entry(book, exp.id, result["files"])
     text = reference.table(book, exp.id, "形状")
     lines = text.strip().splitlines()
-    assert lines[0] == "<div class=\"ref-table\" markdown>" and lines[-1] == "</div>"
-    lines = lines[2:-2]
-    assert lines[0] == "| PyTorch | burn 0.22.1 | 结果 |" and len(lines) == 4
-    assert "相同：形状相同，2 个值逐个相等" in lines[2]
-    # The numbers of a row that differs come from the run, after the manifest's words.
-    assert "不同：舍入方式不同。<code>rows.b.v</code>[0]：PyTorch 0.75，burn 0.5" in lines[3]
+    assert lines[0] == '<table class="ref-table">' and lines[-1] == "</tbody></table>"
+    rows = lines[2:-1]
+    assert len(rows) == 2 and rows[0].startswith('<tr id="page-a" data-verdict="same">')
+    # The burn cell is the row's module, whole and escaped; the spellings sit under the torch code.
+    assert '<pre class="ref-code"><code>use std::fmt::Debug;&#10;&#10;pub fn run() -&gt; usize {' in rows[0]
+    assert "<code>Tensor.reshape</code> <code>torch.reshape</code>" in rows[0]
+    assert "相同：形状相同，输出 2 个值，逐个相等" in rows[0]
+    # The numbers of a row that differs come from the run; the manifest's words and the fix follow.
+    assert "不同：输出第 0 个：PyTorch 0.75，burn 0.5，差 2.50e-01（容差 1e-06）" in rows[1]
+    assert '<p class="ref-how">舍入方式不同</p>' in rows[1]
+    assert '改法（<a href="#page-a">它自己的一行</a>，相同：' in rows[1]
+    assert "rows.b" not in text and "differ" not in text.replace("data-verdict=\"differs\"", "")
     assert reference.counts(book, exp.id) == {"same": 2, "differs": 1, "none": 0}
     assert reference.topics(book, exp.id) == ["形状", "归约"]
     with pytest.raises(BookError, match="没有 topic 为 '激活'"):
         reference.table(book, exp.id, "激活")
     # Prose that names a row: it renders the row, and stops the build when the verdict moved.
-    assert reference.row_line(book, exp.id, "a").startswith("<code>x.reshape(2)</code> → ")
+    assert reference.row_line(book, exp.id, "a", page="10-pitfalls/x.md").startswith(
+        "<code>x.reshape(2)</code> → [burn 的写法](../reference.md#page-a)：相同")
     assert "不同：舍入方式不同" in reference.row_line(book, exp.id, "b", "differs")
     with pytest.raises(BookError, match="表里写的是 differs"):
         reference.row_line(book, exp.id, "b")
@@ -106,23 +118,40 @@ def test_the_table_renders_from_the_outputs(ws, tmp_path):
         reference.row_line(book, exp.id, "z")
 
 
+A = "{id: a, topic: t, torch: \"x\", spellings: [Tensor.x]"
+B = "{id: b, topic: t, torch: \"x\", spellings: [Tensor.x]"
+C = "{id: c, topic: t, torch: \"x\", spellings: [Tensor.x]"
+
+
 @pytest.mark.parametrize("rows, words", [
-    ('rows:\n  - {id: a, topic: t, torch: "x", burn: "y", verdict: differs}\n', "how 写明"),
-    ('rows:\n  - {id: a, topic: t, torch: "x", burn: "y"}\n  - {id: a, topic: t, torch: "x", burn: "y"}\n',
-     "重复"),
-    ('rows:\n  - {id: A-1, topic: t, torch: "x", burn: "y"}\n', "小写字母"),
-    ('rows:\n  - {id: a, topic: t, torch: "x", burn: "y", verdict: maybe}\n', "verdict 只能是"),
-    ('rows:\n  - {id: a, topic: t, torch: "x", burn: "y", colour: red}\n', "不认识的键"),
-    ('rows:\n  - {id: a, topic: t, torch: "x", burn: "y", src: "base.rs"}\n', "src 必须是"),
+    (f"rows:\n  - {A}, verdict: differs}}\n  - {B}}}\n  - {C}}}\n", "how 写明"),
+    (f"rows:\n  - {A}}}\n  - {A}}}\n", "重复"),
+    ('rows:\n  - {id: A-1, topic: t, torch: "x", spellings: [Tensor.x]}\n', "小写字母"),
+    (f"rows:\n  - {A}, verdict: maybe}}\n  - {B}}}\n  - {C}}}\n", "verdict 只能是"),
+    (f"rows:\n  - {A}, colour: red}}\n  - {B}}}\n  - {C}}}\n", "不认识的键"),
+    (f"rows:\n  - {A}, src: \"base.rs\"}}\n  - {B}}}\n  - {C}}}\n", "src 必须是"),
     ('rows: []\n', "非空的列表"),
-    ('rows:\n  - {id: a, topic: t, torch: "x", burn: "y"}\nmutation:\n  field: rows.a.v\n',
-     "不用 mutation"),
+    (f"rows:\n  - {A}}}\n  - {B}}}\n  - {C}}}\nmutation:\n  field: rows.a.v\n", "不用 mutation"),
+    # The burn code is the crate's module, never retyped in the manifest.
+    (f"rows:\n  - {A}, burn: \"y\"}}\n  - {B}}}\n  - {C}}}\n", "不再写 burn"),
+    # Every row has a module and every module a row.
+    (f"rows:\n  - {A}}}\n  - {B}}}\n", "没有行的模块 ['c']"),
+    (f"rows:\n  - {A}}}\n  - {B}}}\n  - {C}}}\n  - {{id: d, topic: t, torch: \"x\", spellings: [Tensor.x]}}\n",
+     "没有模块的行 ['d']"),
+    ('rows:\n  - {id: a, topic: t, torch: "x"}\n  - ' + B + "}\n  - " + C + "}\n", "缺 spellings"),
+    (f"rows:\n  - {{id: a, topic: t, torch: \"x\", spellings: [x.reshape]}}\n  - {B}}}\n  - {C}}}\n",
+     "spellings 必须是"),
+    # A difference comes with a fix that runs; the fix is a row that matches.
+    (f"rows:\n  - {A}, verdict: differs, how: \"不同\"}}\n  - {B}}}\n  - {C}}}\n", "要用 fix:"),
+    (f"rows:\n  - {A}, verdict: differs, how: \"不同\", fix: b}}\n  - {B}, verdict: differs, how: \"不同\", fix: c}}\n"
+     f"  - {C}}}\n", "fix: 'b' 要指向"),
+    (f"rows:\n  - {A}, verdict: none, how: \"见上一行\"}}\n  - {B}}}\n  - {C}}}\n", "上一行"),
 ])
 def test_bad_rows_are_refused_with_the_reason(ws, tmp_path, rows, words):
     body = ("python:\n  script: ok.py\nburn:\n  crate: rowcrate\n"
             "compare:\n  tol: 1.0e-6\n  why: \"测试\"\n" + rows)
     path = manifest(ws, "rows-bad", body, where="adhoc")
-    with pytest.raises(BookError, match=words):
+    with pytest.raises(BookError, match=re.escape(words)):
         load(path, scratch_book(ws))
 
 
@@ -132,3 +161,20 @@ def test_rows_take_no_fields_of_their_own(ws, tmp_path):
     path = manifest(ws, "rows-fields", body, where="adhoc")
     with pytest.raises(BookError, match="不写 compare.fields"):
         load(path, scratch_book(ws))
+
+
+@pytest.mark.parametrize("rust, words", [
+    (RUST.replace("    use std::fmt::Debug;\n", "", 1), "mod a 没有 use 行"),
+    (RUST.replace("        0\n", "        super::b::run()\n", 1), "mod a 用了 super:: 或 crate::"),
+    ("macro_rules! m { () => {} }\n" + RUST, "行模块之外有 'macro_rules!'"),
+    (RUST.replace("mod a {\n    use", "mod a {\nuse", 1), "缩进 4 个空格"),
+])
+def test_a_module_that_would_not_compile_alone_is_refused(ws, tmp_path, rust, words):
+    """What a module could take from its crate without saying so stops discovery, named."""
+    root = make_workspace(tmp_path / "m", crates=("helper",), script_dirs=("adhoc",))
+    write_crate(root, "rowcrate", rust)
+    write(root / "adhoc" / "ok.py", "print(1)\n")
+    path = manifest(root, "rows-mod", "python:\n  script: ok.py\nburn:\n  crate: rowcrate\n"
+                    "compare:\n  tol: 1.0e-6\n  why: \"测试\"\n" + ROWS, where="adhoc")
+    with pytest.raises(BookError, match=re.escape(words)):
+        load(path, scratch_book(root))
