@@ -2,6 +2,7 @@
 kind (outputs, gradients), the worst difference against the tolerance; for a row that differs,
 the first differing numbers of both sides. Reads compare.json and the sides' outputs only."""
 import html
+import json
 import re
 
 from ..errors import BookError
@@ -20,11 +21,13 @@ def _kind(field: str) -> str:
 
 
 def _num(v) -> str:
+    # A number as a number; a dtype, a shape or a flag as the code it is.
     if isinstance(v, float):
         return f"{v:.6g}"
-    if isinstance(v, str):
-        return html.escape(repr(v))
-    return html.escape(str(v))
+    if isinstance(v, int) and not isinstance(v, bool):
+        return str(v)
+    text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False).replace(",", ", ")
+    return f"<code>{html.escape(text)}</code>"
 
 
 def _leaves(report: dict, row_id: str) -> list[dict]:
@@ -67,6 +70,8 @@ def _first_difference(e, bad: dict, tol: float) -> str:
         return (f"{label}第 {bad['at']} 个：PyTorch {_num(bad['a'])}，burn {_num(bad['b'])}，"
                 f"差 {bad['max_diff']:.2e}（容差 {tol:g}）")
     fa, fb = list(_flat(a)), list(_flat(b))
+    if len(fa) != len(fb) and max(len(fa), len(fb)) <= 8:
+        return f"{label}：PyTorch {_num(a)}，burn {_num(b)}"
     if len(fa) != len(fb):
         return f"{label}的个数：PyTorch {len(fa)}，burn {len(fb)}"
     diff = [i for i, (p, q) in enumerate(zip(fa, fb)) if p != q]

@@ -101,6 +101,10 @@ def test_search_index_is_segmented(zsite):
     text = "".join(i.get("text", "") for i in data["items"])
     assert text.count("\u200b") > 1000
     assert "\\u200b" in data["config"]["separator"]  # the separator splits on it
+    # One entry per row of the map, as under mkdocs (book/site/row_search.py).
+    rows = [i for i in data["items"] if "#tensor-" in i["location"]]
+    assert len(rows) >= 100 and all(i["location"].split("#")[0].rstrip("/").endswith("reference")
+                                    for i in rows), rows[:2]
 
 
 @pytest.fixture(scope="module")
