@@ -26,7 +26,7 @@ def _num(v) -> str:
         return f"{v:.6g}"
     if isinstance(v, int) and not isinstance(v, bool):
         return str(v)
-    text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False).replace(",", ", ")
+    text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
     return f"<code>{html.escape(text)}</code>"
 
 
