@@ -8,6 +8,7 @@ import contextlib
 import gzip
 import http.server
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -82,12 +83,20 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _QuietServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A page left mid-download (the next page of a walk) closes its socket: not an error.
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
 def serve(directory: Path):
     """Serve a folder on 127.0.0.1 and a free port; yields the base URL without the slash."""
     handler = lambda *a, **k: _QuietHandler(*a, directory=str(directory), **k)  # noqa: E731
-    server = http.server.ThreadingHTTPServer((HOST, 0), handler)
-    server.daemon_threads = True
+    server = _QuietServer((HOST, 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
