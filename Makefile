@@ -5,8 +5,15 @@ SHELL := /bin/bash
 MAKEFLAGS += --no-builtin-rules --no-builtin-variables
 PY    := .venv/bin/python
 export NO_MKDOCS_2_WARNING := 1
-# npm ci's mermaid: book.site.draw draws the ```mermaid fences with it (nothing of it goes into site/).
+# npm ci's packages (package-lock.json): mermaid, which book.site.draw draws the ```mermaid fences
+# with, and html-validate, which tests/site/test_validate.py checks the built HTML with (nothing of
+# either goes into site/).
 MERMAID := node_modules/.stamp
+# SITE_URL=https://…/ make site: the address the site is published at (mkdocs.yml's site_url reads
+# it; README: 发布). Set but empty means unset: the local default.
+ifeq ($(SITE_URL),)
+unexport SITE_URL
+endif
 
 .PHONY: site test serve check outputs setup bench clean diff review drift reproduce
 
@@ -32,7 +39,9 @@ site: setup
 	  $(PY) -m book.commands.site_stamp snapshot && \
 	  { $(RENDER); } && \
 	  $(PY) -m book.commands.site_stamp commit && \
-	  printf '\n构建完成：site/index.html\n阅读：make serve，然后打开 http://127.0.0.1:8000/\n'; \
+	  printf '\n构建完成：site/index.html\n' && \
+	  if [ -n "$$SITE_URL" ]; then printf '发布：把 site/ 放到 %s 上（见 README 的「发布」）\n' "$$SITE_URL"; \
+	  else printf '阅读：make serve，然后打开 http://127.0.0.1:8000/\n'; fi; \
 	fi
 
 ## make test：跑测试（会重跑 A1 等几个实验，与缓存逐字节比对）

@@ -70,7 +70,20 @@ def define_env(env):
 
     # The torch → burn map (book/pages/reference.py): tables rendered from table-driven experiments.
     def reference_table(book, exp_id, topic=None):
+        # A row links its pitfall page by the page's title: the title's page is an input too
+        # (the render memo keys what a code() call shows by its file's bytes).
+        for page in reference.pitfall_pages(book, exp_id, topic):
+            render_memo.used_macro(page_name(), "code", (f"docs/{page}.md",))
         return reference.table(book, exp_id, topic)
+
+    def reference_filter(book, *exp_ids):
+        return reference.filter_bar(book, *exp_ids)
+
+    def reference_backlinks(book):
+        """On a pitfall page: the map's rows whose pitfall: is this page."""
+        # It reads every map experiment: their outputs are its inputs.
+        render_memo.used_macro(page_name(), "reference_backlinks", tuple(reference.experiments(book)))
+        return reference.backlinks(book, page_name())
 
     def reference_counts(book, *exp_ids):
         return reference.counts(book, *exp_ids)
@@ -85,7 +98,7 @@ def define_env(env):
         return reference.row_line(book, exp_id, row_id, verdict, page=page_name())
 
     for fn in (reference_table, reference_counts, reference_topics, reference_experiments,
-               reference_row):
+               reference_row, reference_filter, reference_backlinks):
         macro(fn)
 
     for fn in (programs.code, programs.pair, blocks.side_output, blocks.outputs_tabs,

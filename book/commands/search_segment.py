@@ -1,12 +1,12 @@
 """`python -m book.commands.search_segment SITE_DIR/search.json` (make site ENGINE=zensical):
-the Chinese of Zensical's search index cut into words, as Material's search does it, and one
-entry per row of the torch → burn map (book/site/row_search.py), as the mkdocs build has."""
+Zensical's search index finished as the mkdocs build finishes Material's
+(book/site/search_index.py): the Chinese cut into words, one entry per row of the torch → burn
+map, no version lines, the hidden keys and synonyms."""
 import sys
 from pathlib import Path
 
 from ..paths import Book
-from ..site.row_search import add_rows
-from ..site.search_segment import segment_index
+from ..site.search_index import finish
 
 
 def main(argv=None) -> int:
@@ -15,9 +15,9 @@ def main(argv=None) -> int:
         print("用法：python -m book.commands.search_segment SITE_DIR/search.json", file=sys.stderr)
         return 2
     path = Path(argv[0])
-    n = segment_index(path)
-    rows = add_rows(Book(), path, "items")
-    print(f"搜索索引：{n} 节的中文已分词，加上对照表的 {rows} 行（{path}）")
+    n = finish(Book(), path, "zensical")
+    print(f"搜索索引：{n['entries']} 节（其中对照表的 {n['rows']} 行），中文已分词，"
+          f"加上 {n['keys']} 个隐藏的键和同义词（{path}）")
     return 0
 
 

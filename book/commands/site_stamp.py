@@ -14,7 +14,7 @@ def main(argv=None) -> int:
         if why is None:
             print("没有变化：site/ 已是这些输入的构建结果，跳过（要重建：make site FORCE=1）")
             return 0
-        print(f"要构建：{why}" + ("（只改了页面：不用检查实验）" if pages_only else ""))
+        print(f"要构建：{why}" + ("（实验的输入没变：不用检查实验）" if pages_only else ""))
         return 3 if pages_only else 1
     if argv == ["snapshot"]:
         site_stamp.snapshot(book)

@@ -22,13 +22,18 @@ TOP_KEYS = {"id", "page", "about", "timeout", "python", "burn", "compare", "muta
 # output field rows.<id> on both sides, compared within its own tolerance.
 # A row's burn code is its module in the crate (regions.py), never retyped here; `burn` is
 # refused with that reason.
-ROW_KEYS = {"id", "topic", "torch", "burn", "src", "tol", "verdict", "how", "spellings", "fix"}
+ROW_KEYS = {"id", "topic", "torch", "burn", "src", "tol", "verdict", "how", "spellings", "fix",
+            "pitfall"}
 # Each spelling a script may use for the row's call: torch.sort, Tensor.sort (the method),
 # F.cross_entropy, nn.CrossEntropyLoss. The search index and the script scan read them.
 SPELLING_RE = re.compile(r"^(torch|Tensor|F|nn)(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 # A row's explanation stands alone: the table can be filtered and linked to one row.
 NEIGHBOUR_RE = re.compile(r"[上下]一行|[上下]面[一那]?行")
 ROW_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_]*$")
+# A row's pitfall page: a docs page as `page:` names it (10-pitfalls/clip-grad-norm), with
+# `kind: pitfall` in its front matter. The map links it and the page links back.
+PITFALL_RE = re.compile(r"^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)*$")
+PITFALL_KIND_RE = re.compile(r"^kind: *pitfall *$", re.M)
 VERDICTS = ("same", "differs", "none")
 CPU_HEADS = ("python.", "burn.")
 PY_KEYS = {"script", "expect"}
@@ -112,7 +117,22 @@ def crate_burn_features(crate_dir: Path) -> list[str]:
     return sorted(set(feats))
 
 
-def _rows(path, rows, compare) -> list:
+def _check_pitfall(path, rid, page, docs: Path) -> None:
+    """A row's `pitfall:` names an existing pitfall page of docs/ (without .md)."""
+    if not isinstance(page, str) or not PITFALL_RE.match(page):
+        _fail(path, f"行 {rid}：pitfall 要写 docs 下的页面，不带 .md（如 10-pitfalls/clip-grad-norm），"
+                    f"得到 {page!r}")
+    md = docs / f"{page}.md"
+    try:
+        text = md.read_text(encoding="utf-8")
+    except OSError:
+        _fail(path, f"行 {rid}：pitfall 指向的页面不存在：docs/{page}.md")
+    front = text[4:text.find("\n---\n", 3)] if text.startswith("---\n") else ""
+    if not PITFALL_KIND_RE.search(front):
+        _fail(path, f"行 {rid}：pitfall 指向的 docs/{page}.md 不是坑页（front matter 里没有 kind: pitfall）")
+
+
+def _rows(path, rows, compare, docs: Path) -> list:
     """The entries of a table-driven experiment, checked; [] when there is no `rows:`."""
     if rows is None:
         return []
@@ -162,10 +182,13 @@ def _rows(path, rows, compare) -> list:
         if src is not None and not (isinstance(src, list) and len(src) == 2
                                     and all(isinstance(x, str) and x for x in src)):
             _fail(path, f"行 {rid}：src 必须是 [burn 仓库里的路径, 符号]，得到 {src!r}")
+        pitfall = r.get("pitfall")
+        if pitfall is not None:
+            _check_pitfall(path, rid, pitfall, docs)
         out.append({"id": rid, "topic": r["topic"].strip(), "torch": r["torch"],
                     "src": src, "tol": None if tol is None else float(tol), "verdict": verdict,
                     "how": str(r.get("how", "")).strip(), "spellings": list(sp),
-                    "fix": r.get("fix")})
+                    "fix": r.get("fix"), "pitfall": pitfall})
     ids = {r["id"]: r for r in out}
     for r in out:
         fix = r["fix"]
@@ -263,7 +286,7 @@ def load(path: Path, book: Book) -> Experiment:
         compare = dict(compare, tol=float(tol), expect=exp_cmp, fields=fields,
                        tols={k: float(v) for k, v in tols.items()})
 
-    rows = _rows(path, data.get("rows"), compare)
+    rows = _rows(path, data.get("rows"), compare, book.root / "docs")
     if rows:
         # Each row is a field of its own, with its own tolerance; the contract is per row.
         compare = dict(compare, expect="rows", fields=[f"rows.{r['id']}" for r in rows],

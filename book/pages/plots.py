@@ -8,7 +8,20 @@ from ..paths import Book
 from . import outputs
 
 
-PLOT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
+# Okabe & Ito's colour-blind-safe palette (blue, vermillion, bluish green, reddish purple, orange,
+# sky blue: no red against green), and a dash pattern per line, so that two lines differ without
+# colour too and one drawn over an equal one still shows both.
+PLOT_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"]
+PLOT_DASHES = ["", "7 4", "2 3", "10 3 2 3", "4 2 1 2", "12 4"]
+
+
+# A legend entry's line sample and the gap after it, in viewBox units.
+KEY = 33
+
+
+def _text_width(text: str) -> float:
+    """About how wide a label is at font-size 13: a CJK character is square, the rest narrower."""
+    return sum(13 if ord(c) > 0x2e80 else 7.5 for c in text)
 
 
 def nice_ticks(lo: float, hi: float, most: int = 5) -> list[float]:
@@ -49,8 +62,11 @@ def line_plot(book: Book, title: str, series: list, x_label: str = "", y_label: 
             raise BookError(f"实验 {exp_id} 的 {path} 不是一列数，画不了线")
         lines.append((str(label), [float(y) for y in ys]))
     # A narrow viewBox: drawn 360 px wide on a phone, its 13-unit text is still 11.7 px.
-    rows = (len(lines) + 1) // 2  # the legend: two entries a row, below the axes
-    w, left, right, top, bottom = 400, 52, 12, 26, 40 + 18 * rows
+    w, left, right, top = 400, 52, 12, 26
+    # The legend, below the axes: two entries a row while every label fits half the width.
+    cols = 2 if max(_text_width(label) for label, _ in lines) + KEY <= (w - left - right) / 2 else 1
+    rows = -(-len(lines) // cols)
+    bottom = 40 + 18 * rows
     h = 200 + bottom
     n = max(len(ys) for _, ys in lines)
     ticks = nice_ticks(min(min(ys) for _, ys in lines), max(max(ys) for _, ys in lines))
@@ -75,11 +91,14 @@ def line_plot(book: Book, title: str, series: list, x_label: str = "", y_label: 
                f'transform="rotate(-90 13 {(top + h - bottom) / 2})">{html.escape(y_label)}</text>')
     for k, (label, ys) in enumerate(lines):
         colour = PLOT_COLOURS[k % len(PLOT_COLOURS)]
+        dash = PLOT_DASHES[k % len(PLOT_DASHES)]
+        style = f' stroke="{colour}"' + (f' stroke-dasharray="{dash}"' if dash else "")
         pts = " ".join(f"{px(i):.1f},{py(y):.1f}" for i, y in enumerate(ys))
-        out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{pts}"/>')
-        lx, ly = left + (k % 2) * (w - left - right) / 2, h - bottom + 48 + 18 * (k // 2)
-        out.append(f'<line x1="{lx}" y1="{ly}" x2="{lx + 18}" y2="{ly}" stroke="{colour}" stroke-width="3"/>')
-        out.append(f'<text x="{lx + 23}" y="{ly + 4}" font-size="13">{html.escape(label)}</text>')
+        out.append(f'<polyline fill="none"{style} stroke-width="2" points="{pts}"/>')
+        # The key's sample is long enough to show its line's dash pattern.
+        lx, ly = left + (k % cols) * (w - left - right) / 2, h - bottom + 48 + 18 * (k // cols)
+        out.append(f'<line x1="{lx}" y1="{ly}" x2="{lx + KEY - 5}" y2="{ly}"{style} stroke-width="3"/>')
+        out.append(f'<text x="{lx + KEY}" y="{ly + 4}" font-size="13">{html.escape(label)}</text>')
     out.append("</svg>")
     # A raw HTML block: one line, blank lines around, so Markdown leaves it alone.
     return "\n" + "".join(out) + "\n"

@@ -3,6 +3,7 @@ each with the burn code that ran (its module in the crate), every PyTorch spelli
 for, a stable anchor, and the run's result. Only reads build_outputs/ and the manifests."""
 import html
 import posixpath
+import re
 
 from .. import sources
 from ..checking.contract import ROW_WANT
@@ -13,14 +14,93 @@ from . import outputs
 from .programs import manifest
 from .row_result import result
 
+# Where the site keeps each experiment's download (book/site/downloads/package.py's DIR; pages/
+# may not import site/, and a test holds the two equal).
+DOWNLOADS = "downloads"
 VERDICT_TEXT = {"same": "相同", "differs": "不同", "none": "burn 0.22.1 没有"}
 MAP_PAGE = "reference.md"
 # A hand-written replacement longer than this is shown collapsed.
 LONG_LINES = 14
+# Under a 「不同」 or 「没有」 row, and under a 「相同」 row whose call has a trap elsewhere.
+PITFALL_LEAD = {"differs": "讲这个差别的坑", "none": "相关的坑", "same": "这一行相同，但相关的写法有坑"}
+# A run of code longer than this, with no space in it, gets places where a line may break
+# (_pieces). Each piece is an inline-block span, which a line may break around; the text (and
+# what a reader copies) stays the same.
+LONG_RUN = 20
+RUN_RE = re.compile(r"[!-~]+")
+# A piece shorter than this joins the next one (the last, the one before it): fewer spans.
+SHORT_PIECE = 6
+
+
+def _pieces(run: str) -> list[str]:
+    """A run of code cut between tokens: after ( [ { , and ::, before a dot that starts a
+    method or a field; never inside a quoted string ('ckpt.pt')."""
+    cuts, quote = [0], None
+    for i, c in enumerate(run):
+        if quote:
+            quote = None if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c in "([{," or run.startswith("::", i - 1) and c == ":":
+            cuts.append(i + 1)
+        elif c == "." and i and (run[i - 1].isalnum() or run[i - 1] in "_)]") \
+                and run[i + 1:i + 2].isidentifier():
+            cuts.append(i)
+    cuts = sorted(set(cuts + [len(run)]))
+    out, carry = [], ""
+    for a, b in zip(cuts, cuts[1:]):
+        piece = carry + run[a:b]
+        carry = piece if len(piece) < SHORT_PIECE else ""
+        if not carry:
+            out.append(piece)
+    if carry:
+        out[-1:] = [out[-1] + carry] if out else [carry]
+    return out
+
+
+def _breakable(text: str) -> str:
+    """Escaped text whose runs of code wrap only between tokens, never inside a name or a
+    number: a long run is cut into pieces, and a run with a hyphen inside (1e-6, which a
+    browser would break after the -) is one piece."""
+    out, at = [], 0
+    for m in RUN_RE.finditer(text):
+        out.append(html.escape(text[at:m.start()]))
+        run = m.group(0)
+        pieces = _pieces(run) if len(run) > LONG_RUN else [run]
+        out.append("".join(f'<span class="tk">{html.escape(x)}</span>' for x in pieces)
+                   if len(pieces) > 1 or "-" in run[1:-1] else html.escape(run))
+        at = m.end()
+    return "".join(out) + html.escape(text[at:])
 
 
 def _code(s: str) -> str:
-    return "<code>" + html.escape(s) + "</code>"
+    return "<code>" + _breakable(s) + "</code>"
+
+
+def _href(page: str, target: str) -> str:
+    """A link from a page (reference, 10-pitfalls/x: as manifests name pages) to a file of the
+    built site or to another page, for raw HTML, which neither engine rewrites: directory URLs
+    (use_directory_urls), so reference.md is served at reference/."""
+    base = page.removesuffix("/index") if page != "index" else ""
+    return posixpath.relpath(target, base or ".") + ("/" if not posixpath.splitext(target)[1] else "")
+
+
+def pitfall_title(book: Book, page: str) -> str:
+    """A pitfall page's title (its first-level heading) as HTML, `code` spans included."""
+    text = (book.root / "docs" / f"{page}.md").read_text(encoding="utf-8")
+    title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), None)
+    if not title or "{{" in title or "{%" in title:
+        raise BookError(f"坑页 docs/{page}.md 的一级标题{'里有宏' if title else '找不到'}：对照表用它作链接的文字")
+    parts = title.split("`")
+    return "".join(f"<code>{html.escape(x)}</code>" if i % 2 else html.escape(x)
+                   for i, x in enumerate(parts))
+
+
+def pitfall_pages(book: Book, exp_id: str, topic: str | None = None) -> list[str]:
+    """The pitfall pages the rows of an experiment (of one topic) link, in row order."""
+    rows = manifest(book, exp_id).rows
+    return list(dict.fromkeys(r["pitfall"] for r in rows
+                              if r.get("pitfall") and (topic is None or r["topic"] == topic)))
 
 
 def _block(code: str) -> str:
@@ -39,17 +119,25 @@ def code_of(row: dict) -> str:
     return row["code"]
 
 
-def _burn_cell(book: Book, row: dict) -> str:
+def _burn_cell(book: Book, exp, row: dict) -> str:
     code = code_of(row)
     n = code.count("\n")
     cell = _block(code)
     if row["verdict"] == "none" and n > LONG_LINES:
         cell = f'<details class="ref-long"><summary>手写的实现（{n} 行）</summary>{cell}</details>'
+    # Beside the code, never around it: the source it calls, the whole program this row runs
+    # in (map.js opens it from the download; without script, the link downloads it) and the
+    # download itself.
+    links = []
     if row["src"]:
         s = sources.link(book, row["src"][0], row["src"][1])
-        cell += (f'<a class="ref-src" href="{s["url"]}" title="{html.escape(s["repo_path"])} '
-                 f'L{s["start"]}–L{s["end"]}">源码：{html.escape(row["src"][1])}</a>')
-    return cell
+        links.append(f'<a class="ref-src" href="{s["url"]}" title="{html.escape(s["repo_path"])} '
+                     f'L{s["start"]}–L{s["end"]}">源码：{_breakable(row["src"][1])}</a>')
+    # Outside search (as every full view is): the same two links on every row.
+    archive = _href(exp.page, f"{DOWNLOADS}/{exp.id}.tar.gz")
+    links.append(f'<span class="ref-progs" data-search-exclude=""><a class="ref-prog" href="{archive}">完整程序</a>'
+                 f'<a class="ref-dl" href="{archive}" download>下载 {exp.id}.tar.gz</a></span>')
+    return cell + '<div class="ref-foot">' + "".join(links) + "</div>"
 
 
 def _torch_cell(exp_id: str, row: dict) -> str:
@@ -59,13 +147,26 @@ def _torch_cell(exp_id: str, row: dict) -> str:
             + (f'<div class="ref-names">{names}</div>' if names else ""))
 
 
-def _result_cell(book: Book, exp_id: str, row: dict, rows: dict) -> str:
+def _pitfall_line(book: Book, exp, row: dict) -> str:
+    page = row.get("pitfall")
+    if not page:
+        return ""
+    # Outside search: a query for the pitfall's words is for the pitfall page, not the map.
+    return (f'<p class="ref-pit" data-search-exclude="">{PITFALL_LEAD[row["verdict"]]}：'
+            f'<a href="{_href(exp.page, page)}">{pitfall_title(book, page)}</a></p>')
+
+
+def _result_cell(book: Book, exp, row: dict, rows: dict) -> str:
+    exp_id = exp.id
     cell = result(book, exp_id, row)
     if row["how"]:
-        cell += f'<p class="ref-how">{html.escape(row["how"])}</p>'
+        cell += f'<p class="ref-how">{_breakable(row["how"])}</p>'
+    cell += _pitfall_line(book, exp, row)
     if row.get("fix"):
         fix = rows[row["fix"]]
-        cell += (f'<div class="ref-fix">改法（<a href="#{anchor(exp_id, fix["id"])}">它自己的一行</a>，'
+        # Its own id: Material names a code block after its closest id (the row's), and the
+        # copy button of a second block under the same id would copy the first.
+        cell += (f'<div class="ref-fix" id="fix-{anchor(exp_id, row["id"])}">改法（<a href="#{anchor(exp_id, fix["id"])}">它自己的一行</a>，'
                  f'{result(book, exp_id, fix)}）{_block(code_of(fix))}</div>')
     return cell
 
@@ -86,8 +187,8 @@ def table(book: Book, exp_id: str, topic: str | None = None) -> str:
              "<thead><tr><th>PyTorch</th><th>burn 0.22.1</th><th>结果</th></tr></thead><tbody>"]
     for r in rows:
         lines.append(f'<tr id="{anchor(exp_id, r["id"])}" data-verdict="{r["verdict"]}">'
-                     f"<td>{_torch_cell(exp_id, r)}</td><td>{_burn_cell(book, r)}</td>"
-                     f"<td>{_result_cell(book, exp_id, r, by)}</td></tr>")
+                     f"<td>{_torch_cell(exp_id, r)}</td><td>{_burn_cell(book, exp, r)}</td>"
+                     f"<td>{_result_cell(book, exp, r, by)}</td></tr>")
     lines.append("</tbody></table>")
     return "\n".join(lines) + "\n"
 
@@ -146,3 +247,34 @@ def row_line(book: Book, exp_id: str, row_id: str, verdict: str = "same", page: 
         res = f"不同：{html.escape(r['how'])}。{res.removeprefix('不同：')}"
     # A Markdown link: both engines turn a .md link into the built page's URL.
     return f'{_code(r["torch"])} → [burn 的写法]({href})：{res}'
+
+
+# The filter above the map's tables: which rows to show. map.js shows it and does the showing
+# (book.css hides the rows); without script it stays hidden and every row shows.
+SHOW = (("all", "全部"), ("differs", "≠ 不同"), ("none", "∅ 没有"), ("both", "≠ ∅ 两种"))
+
+
+def filter_bar(book: Book, *exp_ids: str) -> str:
+    """The filter, with how many rows each choice shows (from the runs, as counts() gives)."""
+    n = counts(book, *exp_ids)
+    shown = {"all": sum(n.values()), "differs": n["differs"], "none": n["none"],
+             "both": n["differs"] + n["none"]}
+    choices = "".join(
+        f'<label class="ref-show-{v}"><input type="radio" name="ref-show" value="{v}"'
+        f'{" checked" if v == "all" else ""}>{label}<span class="ref-n">{shown[v]}</span></label>'
+        for v, label in SHOW)
+    return (f'<div class="ref-filter" role="radiogroup" aria-label="只看哪些行" hidden '
+            f'data-search-exclude=""><span class="ref-lead">只看</span>{choices}</div>\n')
+
+
+def backlinks(book: Book, page: str) -> str:
+    """A pitfall page's way back to the map: each row whose `pitfall:` is this page, as a line
+    of prose (row_line); the build stops when no row names the page."""
+    page = page.removesuffix(".md")
+    lines = [row_line(book, exp_id, r["id"], r["verdict"], page=page + ".md")
+             for exp_id in experiments(book) for r in manifest(book, exp_id).rows
+             if r.get("pitfall") == page]
+    if not lines:
+        raise BookError(f"对照表里没有一行的 pitfall: 是 {page}：给相关的行加上 pitfall: {page}，"
+                        "或者删掉这一页的 reference_backlinks()")
+    return "对照表里和这一页有关的行：\n\n" + "\n".join(f"- {x}" for x in lines) + "\n"

@@ -343,6 +343,16 @@ def check_page(page: str, markdown: str):
                            f"再把 {cache.dir.name}/ 里新画的 SVG 一起提交")
 
 
+def _with_class(svg: str, cls: str) -> str:
+    """The root <svg> with one class attribute, ours: mermaid's own (`flowchart`) goes, as a
+    browser dropped it anyway (an element keeps the first of two) and no style reads it."""
+    m = re.match(r"\s*<svg\b[^>]*>", svg)
+    if not m:
+        raise DiagramError("画好的 SVG 不以 <svg> 开头")
+    tag = re.sub(r'\sclass="[^"]*"', "", m.group(0))
+    return tag.replace("<svg", f'<svg class="{cls}"', 1) + svg[m.end():]
+
+
 def html(source: str) -> str:
     """The figure the page carries: both themes inline, book.css shows the palette's one."""
     cache = current()
@@ -356,7 +366,7 @@ def html(source: str) -> str:
         m = re.search(r'<svg\b[^>]*?\swidth="(\d+)"', svg)
         width = max(width, int(m.group(1)) if m else 0)
         cls = "diagram-light" if theme == "default" else "diagram-dark"
-        parts.append(svg.replace("<svg ", f'<svg class="{cls}" ', 1))
+        parts.append(_with_class(svg, cls))
     least = -(-width * MIN_SCALE // 1)  # never narrower than this: 12 px text
     return (f'<figure class="diagram" style="--diagram-min: {int(least)}px">'
             f'<div class="diagram-scroll" tabindex="0" role="group" aria-label="图，可左右滑动">'

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from book.experiments import manifest  # noqa: E402
 from book.paths import Book  # noqa: E402
-from book.site import diagrams, prepare, render_memo, row_search  # noqa: E402
+from book.site import diagrams, prepare, render_memo, search_index  # noqa: E402
 from book.site.downloads import package, view  # noqa: E402
 
 @event_priority(100)  # before mkdocs-macros
@@ -52,6 +52,10 @@ def _prepare(markdown, page, config, files):
             "pages": dict(view.PAGES.get(src, {})), "files": dict(view.PAGE_FILES.get(src, {})),
             # Only a title the macros rendered: the rest come from the HTML, as without a memo.
             "title": page.title if page.title != getattr(page, "_book_title", None) else None})
+    if "title" not in page.meta and page.title != getattr(page, "_book_title", None):
+        # mkdocs-macros set the title to the H1's Markdown (`HashMap<String, Linear>` raw in the
+        # sidebar): mkdocs takes it from the rendered H1 instead, as for every other page.
+        vars(page).pop("title", None)
     try:
         return prepare.prepare(book, src, page.meta, markdown)
     except prepare.PageError as e:
@@ -83,11 +87,12 @@ def on_files(files, config):
 
 
 def on_post_build(config):
-    # Material's search plugin wrote its index in its own on_post_build (hooks run after plugins).
+    # Material's search plugin wrote its index in its own on_post_build (hooks run after plugins):
+    # the map's rows, the hidden keys and synonyms, teasers without the version line.
     index = Path(config["site_dir"]) / "search" / "search_index.json"
     try:
         if index.is_file():
-            row_search.add_rows(Book(Path(config["config_file_path"]).parent), index, "docs")
+            search_index.finish(Book(Path(config["config_file_path"]).parent), index, "mkdocs")
     finally:
         manifest.stop_build_memo()
 

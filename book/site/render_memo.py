@@ -19,7 +19,7 @@ from pathlib import Path
 from .. import hardware
 from ..experiments.manifest import by_id
 from ..paths import Book, files_under, write_atomic
-from . import diagrams
+from . import diagrams, site_stamp
 from .downloads import package, view
 
 DIR = Path("target") / ".book-render"
@@ -94,8 +94,9 @@ def install_search_memo(book: Book) -> None:
 
     def add_entry_from_context(self, page):
         meta = {k: page.meta.get(k) for k in ("search", "tags", "title")}
+        # canonical_url: the page's address under site_url (SITE_URL), an input like any other.
         key = _sha(FORMAT, code, json.dumps(self.config, sort_keys=True, default=_stable), page.url,
-                   page.title, json.dumps(meta, sort_keys=True, default=str),
+                   page.canonical_url, page.title, json.dumps(meta, sort_keys=True, default=str),
                    json.dumps(_toc(page.toc), ensure_ascii=False), page.content)
         book = _SEARCH_BOOK[0]
         if not enabled():
@@ -154,12 +155,14 @@ def install_render_memo(book: Book, config, files) -> None:
     # ```mermaid fences become the SVGs in diagrams/ (book/site/diagrams.py): their names carry
     # their content's hash, so the listing stands for what every fence turns into.
     svgs = sorted(p.name for p in diagrams.current().dir.glob("*.svg"))
+    # The fence's HTML around them is diagrams.html's: its code is an input too.
+    fence_code = hashlib.sha256(Path(diagrams.__file__).read_bytes()).hexdigest()
     site = _sha(FORMAT, _versions("mkdocs", "markdown", "pymdown-extensions", "pygments",
-                                  "mkdocs-material"), "\n".join(svgs),
+                                  "mkdocs-material"), "\n".join(svgs), fence_code,
                 json.dumps(config["markdown_extensions"], default=_stable),
                 json.dumps(config["mdx_configs"], sort_keys=True, default=_stable),
                 json.dumps(config.get("validation"), sort_keys=True, default=_stable),
-                config["use_directory_urls"], "\n".join(docs))
+                config["use_directory_urls"], config.get("site_url"), "\n".join(docs))
     _RENDER[:] = [book, site]
     if getattr(pages.Page.render, "book_memo", False):
         return
@@ -232,9 +235,10 @@ def start_macro_memo(book: Book) -> None:
     if not enabled():
         return
     pages = {i: e.page for i, e in sorted(by_id(book).items())}
+    # site_url is mkdocs.yml's (in GLOBAL) unless SITE_URL is set: with the variable, the key has it.
     _MACROS["global"] = _sha(FORMAT, _versions("mkdocs-macros-plugin", "jinja2"), _tree_hash(book, GLOBAL),
                              json.dumps({r: hardware.available(r) for r in hardware.KNOWN}),
-                             json.dumps(pages))
+                             json.dumps(pages), json.dumps(site_stamp.site_url()))
     _MACROS["fp"] = {}
 
 

@@ -1,10 +1,9 @@
 """One search entry per row of the torch → burn map, under either engine: its title is every
 PyTorch spelling of the row (F.cross_entropy, torch.topk, Tensor.sort), its location the row's
 anchor, so that a name pasted from a script lands on the row itself. Added to the index the
-engine wrote (mkdocs: search/search_index.json's docs; Zensical: search.json's items)."""
+engine wrote (mkdocs: search/search_index.json's docs; Zensical: search.json's items) by
+book/site/search_index.py."""
 import html
-import json
-from pathlib import Path
 
 from ..pages import reference
 from ..pages.programs import manifest
@@ -12,10 +11,12 @@ from ..paths import Book
 from .search_segment import segment
 
 MAP_SOURCE = reference.MAP_PAGE.removesuffix(".md")
-# A row outweighs a pitfall page (book/site/prepare.py's SEARCH_BOOST, 2): a porter who
-# pastes torch.argmax wants the row first, with the argmax pitfall right after it. (Material
-# weighs a document by its boost; Zensical's index has no such field and ignores it.)
-ROW_BOOST = 6.0
+# A row weighs what a pitfall page weighs (book/site/prepare.py's SEARCH_BOOST, 2), twice a
+# content page: a word that a row and a chapter's section both hold finds the row, where the
+# answer is one line. A spelling (torch.argmax) needs no more: its key is in the row's title
+# (book/site/search_keys.py). (Material weighs a document by its boost; Zensical's index has no
+# such field and ignores it.)
+ROW_BOOST = 2.0
 
 
 def _page_location(entries: list[dict]) -> str:
@@ -27,25 +28,39 @@ def _page_location(entries: list[dict]) -> str:
     raise ValueError(f"搜索索引里没有对照表这一页（{MAP_SOURCE}）")
 
 
-def row_entries(book: Book, page_location: str) -> list[dict]:
+def row_entries(book: Book, entries: list[dict]) -> list[dict]:
+    """One entry per row for an index whose entries are `entries`; none for a book without the
+    map (the tests' scratch books)."""
+    if not reference.experiments(book):
+        return []
+    page_location = _page_location(entries)
     out = []
     for exp_id in reference.experiments(book):
         for r in manifest(book, exp_id).rows:
             title = " · ".join(r.get("spellings") or [r["torch"]])
             text = " ".join(["<code>" + html.escape(r["torch"]) + "</code>", html.escape(r["how"]),
                              reference.VERDICT_TEXT[r["verdict"]]])
+            # "code" is the row's burn code: search_index.tune turns it into hidden keys (a
+            # porter may search for burn's own names) and drops it.
             out.append({"location": f"{page_location}#{reference.anchor(exp_id, r['id'])}",
-                        "title": segment(title), "text": segment(text), "boost": ROW_BOOST})
+                        "title": segment(title), "text": segment(text), "boost": ROW_BOOST,
+                        "code": reference.code_of(r)})
     return out
 
 
-def add_rows(book: Book, index: Path, key: str) -> int:
-    """Append the rows to the index's list `key` (docs or items); the number of rows."""
+def empty_topics(book: Book, entries: list[dict]) -> int:
+    """The map's topic sections (损失函数, 混合精度) searched by their titles only: their text is
+    the rows' cells again, which the row entries carry one by one, and a topic that held the
+    word five times in five rows outranked the one row that answers. The number emptied."""
     if not reference.experiments(book):
-        return 0  # a book without the map (the tests' scratch books)
-    data = json.loads(index.read_text(encoding="utf-8"))
-    entries = data[key]
-    rows = row_entries(book, _page_location(entries))
-    entries.extend(rows)
-    index.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-    return len(rows)
+        return 0
+    page = _page_location(entries)
+    topics = {r["topic"] for e in reference.experiments(book) for r in manifest(book, e).rows}
+    n = 0
+    for e in entries:
+        loc = e.get("location", "")
+        if "#" in loc and loc.split("#")[0] == page \
+                and e.get("title", "").replace("\u200b", "") in topics:
+            e["text"] = ""
+            n += 1
+    return n

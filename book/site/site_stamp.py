@@ -4,7 +4,8 @@ Before mkdocs runs (the runner and the diagrams have written what they write), `
 records every input file the working tree has (what git
 tracks or would track: pages, manifests, scripts, crates, build_outputs/, the book's own
 code, the lock files) with its size, mtime and sha256; the machine facts a build reads (the
-toolchain, the hardware the runner looks for, BOOK_* variables); and once mkdocs has succeeded, `commit` adds the listing of site/.
+toolchain, the hardware the runner looks for, BOOK_* variables, SITE_URL); and once mkdocs has
+succeeded, `commit` adds the listing of site/.
 `check` exits 0 only when all of it still holds. A file whose mtime changed (a checkout, a
 touch) is hashed again, so only a real change in content makes the build run.
 
@@ -32,6 +33,8 @@ def _stamp(book: Book, kind: str = "") -> Path:
     return book.root / "target" / f".site-stamp-{tag}{kind}.json"
 # Facts outside the tree that change what a build makes.
 ENV_PREFIXES = ("BOOK_",)
+# mkdocs.yml's site_url reads it (`!ENV`): unset, the default written there (an input file).
+SITE_URL = "SITE_URL"
 
 
 def _sha(path: Path) -> str:
@@ -105,9 +108,19 @@ def _load(book: Book) -> dict | None:
 PAGES_ONLY = ("docs/",)
 
 
+def site_url() -> str | None:
+    """What a build reads for site_url: the variable as set (None: unset, mkdocs.yml's default)."""
+    return os.environ.get(SITE_URL)
+
+
+def _url_words(url: str | None) -> str:
+    return url if url is not None else "未设置（mkdocs.yml 的默认值）"
+
+
 def examine(book: Book) -> tuple[str | None, bool]:
     """(None when site/ is the build of the current inputs, otherwise the first reason why
-    not; whether everything that changed is a page, so that the runner can be skipped)."""
+    not; whether everything that changed is a page or the address, so that the runner can be
+    skipped)."""
     stamp = _load(book)
     if stamp is None:
         return "还没有构建记录", False
@@ -137,6 +150,10 @@ def examine(book: Book) -> tuple[str | None, bool]:
         return "文件少了：" + ", ".join(gone[:3]), pages_only
     if changed:
         return f"{changed[0]} 变了" + (f" 等 {len(changed)} 个文件" if len(changed) > 1 else ""), pages_only
+    # Only the pages render it (canonical links, sitemap.xml): the runner never reads it.
+    if stamp.get("site_url", None) != site_url():
+        return (f"SITE_URL 变了：上次 {_url_words(stamp.get('site_url'))}，"
+                f"这次 {_url_words(site_url())}"), True
     if stamp.get("site") != site_listing(book):
         return "site/ 和上次构建的不一样", False
     return None, False
@@ -163,7 +180,7 @@ def snapshot(book: Book) -> None:
         # Unchanged size and mtime: the hash the last build took still stands.
         digest = old[2] if old and (old[0], old[1]) == (st.st_size, st.st_mtime_ns) else _sha(book.root / f)
         entries[f] = [st.st_size, st.st_mtime_ns, digest]
-    _write(_stamp(book, ".pending"), {"files": entries, "machine": machine(book)})
+    _write(_stamp(book, ".pending"), {"files": entries, "machine": machine(book), "site_url": site_url()})
 
 
 def commit(book: Book) -> None:

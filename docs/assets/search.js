@@ -1,12 +1,9 @@
-// Changes to the theme's search, made before its bundle runs:
+// Changes to the theme's search, made before its bundle runs, under either engine (Material's,
+// or Zensical's with make site ENGINE=zensical):
 // 1. The index (over 1 MB) is fetched when the reader starts to search, not on every page
 //    load: the theme's request for it waits until the search box is used. Both engines ask
 //    for it by XMLHttpRequest: Material for search/search_index.json, Zensical for search.json.
-// 2. A pasted error message is searched for its words. Material reads quotes, + - ~ ^ * and :
-//    as lunr query syntax, so `AlreadyExists("checkpoint.bpk")` found nothing at all.
 (function () {
-  // Under Zensical (make site ENGINE=zensical) the search is its own, not lunr: 1 applies, and
-  // dropPaths below instead of 2 and 3.
   var gen = document.querySelector('meta[name="generator"]');
   var zensical = !!(gen && /^zensical/.test(gen.getAttribute("content") || ""));
   var INDEX = zensical ? /\/search\.json$/ : /\/search\/search_index\.json$/;
@@ -45,46 +42,18 @@
   // A link with ?q= opens the search at once.
   if (/[?&]q=/.test(location.search)) want();
 
-  // Both engines send their worker a query as {type: 2, data: ...}: Material the query
-  // string, Zensical {input: "<query>", ...}.
-  var QUERY = 2;
+  // 2. Both engines' search workers run inside javascripts/workers/book-search.js, which reads
+  //    each query before the engine does: identifiers whole (F.cross_entropy, nn.GRU,
+  //    GradScaler, Tensor<B, 2>), Chinese in the index's own words, a reader's own paths in a
+  //    pasted message left out (see that file). Material's and Zensical's workers have the
+  //    same kind of name, in the same folder as book-search.js.
   var Original = window.Worker;
   if (!Original) return;
-  function clean(q) {
-    return q.replace(/["+~^*:]/g, " ").replace(/(^|\s)-+/g, "$1 ");
-  }
-  // Zensical matches every word of a query, so the reader's own path in a pasted message
-  // (/home/me/port/target/...) finds nothing: the book prints $DIR there. Such words go.
-  function dropPaths(q) {
-    return q.split(/\s+/).filter(function (w) { return !/^['"(<\[]*(~|\/)\S*\/./.test(w); }).join(" ");
-  }
-  // A name pasted from a PyTorch script (F.cross_entropy, torch.optim.Adam(model.parameters()),
-  // nn.CrossEntropyLoss) is searched by its last part: the namespace words (F, torch, nn,
-  // Tensor) are on half the book's pages and would outweigh the name itself. The map's rows
-  // carry every spelling in their titles (book/site/row_search.py).
-  function apiName(q) {
-    var m = /^\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\s*(?:\(.*)?$/.exec(q);
-    if (!m) return q;
-    var parts = q.split("(")[0].trim().split(".");
-    return parts[parts.length - 1];
-  }
-  // 3. Material's worker runs inside javascripts/workers/book-search.js, which fixes a lunr bug
-  //    that made every query with a common number in it fail (see that file).
-  var MATERIAL_WORKER = /(^|\/)(search\.[0-9a-f]+\.min\.js)$/;
+  var WORKER = /(^|\/)(search\.[0-9a-f]+\.min\.js)$/;
   window.Worker = function (url, options) {
-    var m = !zensical && String(url).match(MATERIAL_WORKER);
-    if (m) url = String(url).replace(MATERIAL_WORKER, "$1book-search.js?material=" + m[2]);
-    var w = new Original(url, options);
-    var post = w.postMessage;
-    w.postMessage = function (msg) {
-      if (msg && msg.type === QUERY && typeof msg.data === "string") {
-        arguments[0] = { type: QUERY, data: clean(apiName(msg.data)) };
-      } else if (zensical && msg && msg.type === QUERY && msg.data && typeof msg.data.input === "string") {
-        arguments[0] = { type: QUERY, data: Object.assign({}, msg.data, { input: dropPaths(apiName(msg.data.input)) }) };
-      }
-      return post.apply(w, arguments);
-    };
-    return w;
+    var m = String(url).match(WORKER);
+    if (m) url = String(url).replace(WORKER, "$1book-search.js?" + (zensical ? "zensical=" : "material=") + m[2]);
+    return new Original(url, options);
   };
   window.Worker.prototype = Original.prototype;
 })();

@@ -178,3 +178,103 @@ def test_a_module_that_would_not_compile_alone_is_refused(ws, tmp_path, rust, wo
                     "compare:\n  tol: 1.0e-6\n  why: \"测试\"\n" + ROWS, where="adhoc")
     with pytest.raises(BookError, match=re.escape(words)):
         load(path, scratch_book(root))
+
+
+# --------------------------------------------------------------------------- the map as a reader uses it
+
+PIT_ROWS = ROWS.replace("tol: 0}", "tol: 0, pitfall: 10-pitfalls/p}").replace(
+    "fix: a}", "fix: a, pitfall: 10-pitfalls/p}")
+PIT_PAGE = "---\nkind: pitfall\n---\n\n# `x.half()` 的坑：舍入\n\n## PyTorch 的写法\n"
+
+
+def test_rows_link_their_pitfall_page_their_program_and_back(ws, tmp_path):
+    write(ws / "docs" / "10-pitfalls" / "p.md", PIT_PAGE)
+    write(ws / "docs" / "10-pitfalls" / "q.md", PIT_PAGE)
+    exp, result, problems = run_rows(ws, tmp_path, "rows-pit", AGREE, rows=PIT_ROWS, where="experiments")
+    assert problems == []
+    from book.cache import entries
+    book = scratch_book(ws, tmp_path / "out")
+    entries.write_entry(book, exp.id, result["files"])
+    a, b = reference.table(book, exp.id, "形状").strip().splitlines()[2:-1]
+    title = '<a href="../10-pitfalls/p/"><code>x.half()</code> 的坑：舍入</a></p>'
+    # A 「相同」 row with a pitfall says that its call has a trap elsewhere; a 「不同」 row names
+    # the page that explains the difference.
+    assert f'<p class="ref-pit" data-search-exclude="">这一行相同，但相关的写法有坑：{title}' in a
+    assert f'<p class="ref-pit" data-search-exclude="">讲这个差别的坑：{title}' in b
+    for row in (a, b):
+        assert ('<span class="ref-progs" data-search-exclude=""><a class="ref-prog" href="../downloads/rows-pit.tar.gz">完整程序</a>'
+                '<a class="ref-dl" href="../downloads/rows-pit.tar.gz" download>下载 rows-pit.tar.gz</a>') in row
+    # The 改法 block has an id of its own: Material names a code block after its closest id.
+    assert '<div class="ref-fix" id="fix-pit-b">' in b
+    assert reference.pitfall_pages(book, exp.id) == ["10-pitfalls/p"]
+    # The page links back to every row that names it, as a line of prose each.
+    back = reference.backlinks(book, "10-pitfalls/p.md").splitlines()
+    assert back[0] == "对照表里和这一页有关的行：" and len(back) == 4
+    assert back[2].startswith("- <code>x.reshape(2)</code> → [burn 的写法](../reference.md#pit-a)：相同")
+    assert back[3].startswith("- <code>x.half()</code> → [burn 的写法](../reference.md#pit-b)：不同：舍入方式不同")
+    with pytest.raises(BookError, match="没有一行的 pitfall: 是 10-pitfalls/q"):
+        reference.backlinks(book, "10-pitfalls/q.md")
+    # The filter says how many rows each choice shows, from the run.
+    bar = reference.filter_bar(book, exp.id)
+    shown = dict(re.findall(r'value="(\w+)"[^>]*>[^<]*<span class="ref-n">(\d+)</span>', bar))
+    assert shown == {"all": "3", "differs": "1", "none": "0", "both": "1"}
+    assert bar.count(" hidden ") == 1 and 'value="all" checked' in bar
+    # A title the map cannot show (a macro in it) stops the build, named.
+    write(ws / "docs" / "10-pitfalls" / "p.md", PIT_PAGE.replace("舍入", "{{ value('x', 'y') }}"))
+    with pytest.raises(BookError, match="一级标题里有宏"):
+        reference.table(book, exp.id, "形状")
+
+
+@pytest.mark.parametrize("value, words", [
+    ("10-pitfalls/p.md", "不带 .md"),
+    ("10-pitfalls/gone", "页面不存在：docs/10-pitfalls/gone.md"),
+    ("guide", "不是坑页"),
+    ("[10-pitfalls/p]", "pitfall 要写 docs 下的页面"),
+])
+def test_a_pitfall_that_is_not_a_pitfall_page_is_refused(ws, value, words):
+    write(ws / "docs" / "10-pitfalls" / "p.md", PIT_PAGE)
+    write(ws / "docs" / "guide.md", "---\nkind: content\n---\n\n# 指南\n")
+    body = ("python:\n  script: ok.py\nburn:\n  crate: rowcrate\ncompare:\n  tol: 1.0e-6\n  why: \"测试\"\n"
+            + ROWS.replace("tol: 0}", f"tol: 0, pitfall: {value}}}"))
+    path = manifest(ws, "rows-badpit", body, where="adhoc")
+    with pytest.raises(BookError, match=re.escape(words)):
+        load(path, scratch_book(ws))
+
+
+def test_code_breaks_only_between_tokens():
+    """The text stays what it was; the pieces are whole names, calls, quoted strings."""
+    import html as html_mod
+    cases = {
+        "opt.load_state_dict(torch.load('ckpt.pt')['optimizer'])  # 多余的键 < 2":
+            ["opt.load_state_dict(", "torch.load(", "'ckpt.pt')[", "'optimizer'])"],
+        "torch.optim.lr_scheduler.CosineAnnealingWarmRestarts":
+            ["torch.optim", ".lr_scheduler", ".CosineAnnealingWarmRestarts"],
+        "Adam(p, lr=1e-3)": ["lr=1e-3)"],  # a hyphen inside: one piece, never broken after the -
+    }
+    for text, pieces in cases.items():
+        out = reference._breakable(text)
+        assert html_mod.unescape(re.sub(r"<[^>]+>", "", out)) == text
+        assert [html_mod.unescape(p) for p in re.findall(r'<span class="tk">(.*?)</span>', out)] == pieces
+    assert reference._breakable("x.sum(dim=1)") == "x.sum(dim=1)"  # short: left alone
+
+
+def test_the_map_links_downloads_where_the_site_puts_them():
+    from book.site.downloads import package
+    assert reference.DOWNLOADS == package.DIR
+    assert reference._href("reference", "downloads/ref-3-nn.tar.gz") == "../downloads/ref-3-nn.tar.gz"
+    assert reference._href("reference", "10-pitfalls/batchnorm") == "../10-pitfalls/batchnorm/"
+
+
+def test_every_pitfall_page_a_row_names_links_back():
+    """Over the real book, from the sources: a page named by a row's pitfall: calls
+    reference_backlinks() (which lists those rows), and no other page calls it."""
+    from book.paths import Book
+    from book.pages.programs import manifest as exp_manifest
+    from scratch import REPO
+    book = Book(REPO)
+    named = {r["pitfall"] for e in reference.experiments(book) for r in exp_manifest(book, e).rows
+             if r.get("pitfall")}
+    calling = {p.relative_to(REPO / "docs").with_suffix("").as_posix()
+               for p in (REPO / "docs").rglob("*.md") if "reference_backlinks()" in p.read_text("utf-8")}
+    assert named == calling
+    assert len(named) >= 15

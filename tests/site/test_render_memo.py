@@ -4,6 +4,7 @@ build reuses the first one's work and gives the same bytes; what the work would 
 import json
 import os
 import shutil
+from pathlib import Path
 
 from scratch import esc_site, mkdocs_build
 
@@ -167,3 +168,53 @@ def test_a_macro_warning_fails_every_strict_build(tmp_path):
     for _ in range(2):
         code, out = mkdocs_build(root, env())
         assert code != 0 and "nowhere.md" in out, out
+
+
+def test_a_build_for_another_site_url_is_not_served_from_the_memo(tmp_path):
+    # SITE_URL (mkdocs.yml's site_url) is an input of every key: a build for a host after a
+    # local one writes that host's canonical links and sitemap, and a local build after it
+    # gets the local build's entries back, byte for byte.
+    host = "https://example.org/book/"
+    root = esc_site(tmp_path, {"index.md": MACRO_PAGE})
+    local = {k: v for k, v in env().items() if k != "SITE_URL"}
+    assert mkdocs_build(root, local)[0] == 0
+    first = site_bytes(root)
+    assert b'<link rel="canonical" href="http://127.0.0.1:8000/">' in first["index.html"]
+    kinds = ("pages", "search", "macros")
+    before = {k: {p.name for p in memo_files(root, k)} for k in kinds}
+    code, out = mkdocs_build(root, dict(local, SITE_URL=host))
+    assert code == 0, out
+    html = (root / "site" / "index.html").read_text(encoding="utf-8")
+    assert f'<link rel="canonical" href="{host}">' in html and "127.0.0.1" not in html
+    assert f"<loc>{host}</loc>" in (root / "site" / "sitemap.xml").read_text(encoding="utf-8")
+    after = {k: {p.name for p in memo_files(root, k)} for k in kinds}
+    # Each kind computed again (new entries), none handed back the local build's.
+    assert all(after[k] - before[k] for k in kinds), (before, after)
+    shutil.rmtree(root / "site")
+    assert mkdocs_build(root, local)[0] == 0
+    assert site_bytes(root) == first
+    assert {k: {p.name for p in memo_files(root, k)} for k in kinds} == after
+
+
+def test_the_figure_code_is_in_the_key(tmp_path, monkeypatch):
+    # What a ```mermaid fence becomes is diagrams.html's HTML around the drawn SVGs: a change
+    # to that code (one class attribute on the <svg>, not two) must reach every page.
+    from book.paths import Book
+    from book.site import diagrams, render_memo
+
+    class Files:
+        def documentation_pages(self):
+            return []
+
+    config = {"markdown_extensions": [], "mdx_configs": {}, "use_directory_urls": True}
+    diagrams.use(diagrams.Cache(tmp_path, tmp_path / "diagrams"))
+    try:
+        render_memo.install_render_memo(Book(tmp_path), config, Files())
+        before = render_memo._RENDER[1]
+        edited = tmp_path / "diagrams_edited.py"
+        edited.write_bytes(Path(diagrams.__file__).read_bytes() + b"\n# edited\n")
+        monkeypatch.setattr(diagrams, "__file__", str(edited))
+        render_memo.install_render_memo(Book(tmp_path), config, Files())
+        assert render_memo._RENDER[1] != before
+    finally:
+        diagrams.use(diagrams.Cache())

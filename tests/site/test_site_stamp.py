@@ -1,5 +1,6 @@
 """make site's skip: site/ counts as built only while every input and site/ itself are as the
 last successful build left them (book/site/site_stamp.py), in a real git repository."""
+import json
 import os
 import subprocess
 import sys
@@ -128,3 +129,49 @@ def test_the_engine_counts_and_defaults_to_mkdocs(project, monkeypatch):
     assert site_stamp.stale(project) is None  # make's export and a bare check agree
     monkeypatch.setenv("BOOK_ENGINE", "zensical")
     assert site_stamp.stale(project) == "机器的 engine 变了"
+
+
+def test_site_url_is_an_input_and_skips_only_the_runner(project, monkeypatch):
+    # A build for a host after a local one must rebuild (canonical links, sitemap.xml), and a
+    # plain build after that must rebuild back; the runner has nothing to do either time.
+    monkeypatch.delenv("SITE_URL", raising=False)
+    assert site_stamp.stale(project) is None
+    monkeypatch.setenv("SITE_URL", "https://example.org/book/")
+    why, pages_only = site_stamp.examine(project)
+    assert why and "SITE_URL" in why and "https://example.org/book/" in why and pages_only
+    built(project)
+    assert site_stamp.stale(project) is None
+    monkeypatch.setenv("SITE_URL", "https://example.org/other/")
+    assert "SITE_URL" in site_stamp.stale(project)
+    monkeypatch.delenv("SITE_URL")
+    why, pages_only = site_stamp.examine(project)
+    assert why and "SITE_URL" in why and pages_only
+    built(project)
+    assert site_stamp.stale(project) is None
+
+
+def test_site_url_with_an_edited_experiment_still_runs_the_runner(project, monkeypatch):
+    monkeypatch.setenv("SITE_URL", "https://example.org/book/")
+    (project.root / "build_outputs" / "a.json").write_text('{"x": 1}\n', encoding="utf-8")
+    why, pages_only = site_stamp.examine(project)
+    assert why == "build_outputs/a.json 变了" and not pages_only
+
+
+def test_a_stamp_from_before_site_url_counts_as_unset(project, monkeypatch):
+    # Stamps written before SITE_URL was recorded: a plain build is still up to date.
+    monkeypatch.delenv("SITE_URL", raising=False)
+    path = site_stamp._stamp(project)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.pop("site_url")
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert site_stamp.stale(project) is None
+    monkeypatch.setenv("SITE_URL", "https://example.org/book/")
+    assert "SITE_URL" in site_stamp.stale(project)
+
+
+def test_the_command_says_the_runner_is_skipped_for_site_url(project, monkeypatch, capsys):
+    from book.commands import site_stamp as command
+    monkeypatch.setattr(command, "Book", lambda: project)
+    monkeypatch.setenv("SITE_URL", "https://example.org/book/")
+    assert command.main(["check"]) == 3
+    assert capsys.readouterr().out.startswith("要构建：SITE_URL 变了")

@@ -1,0 +1,240 @@
+"""The committed query set (search_queries.yaml), typed into the real search box of both
+builds, mkdocs-material's and Zensical's: the result a reader's Enter opens must be the section
+the query set names. Porting tasks as porters typed them, torch spellings of map rows, every
+error message the pitfall pages print (as printed, and with a reader's own path), Chinese
+phrasings, and the topics the book says it does not cover.
+
+A query an engine still gets wrong is listed in MATERIAL_MISSES or ZENSICAL_MISSES: a new miss
+fails, and so does a listed one that starts to work (delete it from the list then).
+"""
+import html
+import json
+import os
+import subprocess
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+import yaml
+
+import browser_util as bu
+from book.pages import messages
+from book.paths import Book
+from scratch import REPO, VENV_PY
+
+QUERIES = Path(__file__).with_name("search_queries.yaml")
+SECTIONS = ("porting", "map", "chinese", "not_covered")
+BOOK = Book(REPO)
+# Material adds up to 5 times the score of a page's own entry and 2 times a section's, and
+# weighs a pitfall page twice a chapter: a pitfall whose long title mentions safetensors comes
+# before 08's section 「载入 safetensors」. Zensical ranks the shorter title first.
+MATERIAL_MISSES = {"HuggingFace", "safetensors"}
+# Zensical requires every word and ranks by where the words stand, not by how rare they are:
+# gpu-oob's message has every word of slice-rank's (index, out of bounds, dimension, size 4).
+ZENSICAL_MISSES = {"index 4 out of bounds for dimension of size 4"}
+
+
+def pasted(msg: str) -> str:
+    """A message as a reader's terminal prints it: a real path for $DIR, a real build hash."""
+    return msg.replace("$DIR", "/home/reader/port").replace("<hash>", "3f9c0a1b7d2e5f60")
+
+
+def book_messages() -> dict[str, str]:
+    """Each error message a pitfall page prints, by its title (its heading on the page)."""
+    out = {}
+    for md in sorted((REPO / "docs" / "10-pitfalls").glob("*.md")):
+        for _, msg in messages.of_page(BOOK, md.relative_to(REPO / "docs").with_suffix("").as_posix()):
+            out[messages.title(msg)] = msg
+    return out
+
+
+def cases() -> list[tuple[str, str, list[str]]]:
+    """(section, what is typed, the places that count as right) for the whole query set."""
+    data = yaml.safe_load(QUERIES.read_text(encoding="utf-8"))
+    out = [(s, c["q"], c["want"]) for s in SECTIONS for c in data.get(s, [])]
+    full = book_messages()
+    for c in data["errors"]:
+        msg = full.get(c["error"], c["error"])
+        for typed in dict.fromkeys([msg, pasted(msg)]):
+            out.append(("errors", typed.replace("\n", " "), c["want"]))
+    return out
+
+
+def where(href: str) -> str:
+    """A result's link as the query set writes it: page/#anchor, or page/ for the page itself."""
+    u = urlsplit(href)
+    path = unquote(u.path).lstrip("/")
+    return path + (f"#{unquote(u.fragment)}" if u.fragment else "")
+
+
+def misses(found: dict[str, str | None]) -> dict[str, str]:
+    """{query (its first 80 characters): what came first} for each query whose first result is wrong."""
+    return {q[:80]: f"第一个结果 {found[q]!r}，应当是 {want}" for _, q, want in cases()
+            if found[q] not in want}
+
+
+def check(found: dict, listed: set, name: str) -> None:
+    wrong = misses(found)
+    new = {q: why for q, why in wrong.items() if q not in listed}
+    fixed = sorted(listed - set(wrong))
+    assert not new and not fixed, (
+        "".join(f"\n新的没找对：{q!r}：{why}" for q, why in new.items())
+        + (f"\n已经找对了（从 {name} 里删掉）：{fixed}" if fixed else ""))
+
+
+# --------------------------------------------------------------------------- the set itself
+
+def test_the_query_set_is_the_issues(site):
+    """At least 60 queries; every error message the book prints, no more, no fewer; every place
+    a query should land exists in the index (an anchor renamed is a query set to fix)."""
+    data = yaml.safe_load(QUERIES.read_text(encoding="utf-8"))
+    assert sum(len(data.get(s, [])) for s in (*SECTIONS, "errors")) >= 60
+    typed = [q for _, q, _ in cases()]
+    assert len(typed) == len(set(typed)), "同一条查询写了两次"
+    assert len(data["porting"]) >= 15 and len(data["map"]) >= 15 and len(data["chinese"]) >= 15
+    listed = {c["error"] for c in data["errors"]}
+    printed = set(book_messages())
+    assert listed == printed, (f"书里有、表里没有：{sorted(printed - listed)}；"
+                               f"表里有、书里没有：{sorted(listed - printed)}")
+    docs = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    locations = {d["location"] for d in docs}
+    gone = sorted({w for _, _, want in cases() for w in want} - locations)
+    assert gone == [], f"索引里没有这些地方：{gone}"
+
+
+def test_a_query_set_miss_is_seen():
+    """The check fails on a wrong first result, and on a listed miss that is found."""
+    right = {q: want[0] for _, q, want in cases()}
+    check(right, set(), "MISSES")
+    q = next(iter(right))
+    with pytest.raises(AssertionError, match="新的没找对"):
+        check({**right, q: "appendix/report/"}, set(), "MISSES")
+    with pytest.raises(AssertionError, match="已经找对了"):
+        check(right, {q[:80]}, "MISSES")
+
+
+# --------------------------------------------------------------------------- mkdocs-material
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("query-site")
+    p = subprocess.run([str(VENV_PY), "-m", "mkdocs", "build", "--strict", "-q", "-f",
+                        str(REPO / "mkdocs.yml"), "-d", str(out)],
+                       cwd=REPO, capture_output=True, text=True,
+                       env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert p.returncode == 0, p.stdout + p.stderr
+    return out
+
+
+# What Material's Enter opens (its search component): of the links ":first-child [href]"
+# finds in the result list, the one whose article has the highest data-md-score, the first
+# of equals.
+ENTER_MATERIAL = """() => {
+  const result = document.querySelector('[data-md-component="search-result"]');
+  let best = null, score = -Infinity;
+  for (const a of result.querySelectorAll(':first-child [href]')) {
+    const s = parseFloat(a.firstElementChild.getAttribute('data-md-score'));
+    if (s > score) { best = a.href; score = s; }
+  }
+  return best; }"""
+
+
+def material_first(page, query: str) -> str | None:
+    """Type the query into Material's box; the link Enter would open, or None."""
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill("")
+    box.press("End")
+    bu.wait_until(page, "() => !/\\d|没有/.test(document.querySelector('.md-search-result__meta').textContent)",
+                  what="搜索框清空后结果行也清空")
+    box.fill(query)
+    box.press("End")  # Material reads the query on keyup
+    bu.wait_until(page, "q => document.querySelector('input.md-search__input').value === q && "
+                        "/\\d|没有/.test(document.querySelector('.md-search-result__meta').textContent)",
+                  arg=query, what=f"搜索 {query[:40]!r} 的结果行")
+    href = page.evaluate(ENTER_MATERIAL)
+    return where(href) if href else None
+
+
+def test_the_query_set_under_material(browser, site):
+    found = {}
+    with bu.serve(site) as url:
+        context = browser.new_context(viewport=bu.DESKTOP)
+        guard = bu.Guard(context)
+        try:
+            page = context.new_page()
+            page.goto(url + "/")
+            for _, q, _ in cases():
+                found[q] = material_first(page, q)
+        finally:
+            context.close()
+    assert guard.outside == []
+    check(found, MATERIAL_MISSES, "MATERIAL_MISSES")
+
+
+# --------------------------------------------------------------------------- Zensical
+
+@pytest.fixture(scope="module")
+def zsite(tmp_path_factory) -> Path:
+    from test_zensical import copy_project, step, zensical
+    root = copy_project(tmp_path_factory.mktemp("query-zensical") / "book")
+    code, out = zensical(root)
+    assert code == 0, out
+    step(root, "book.commands.search_segment", str(root / "site" / "search.json"))
+    return root / "site"
+
+
+# Zensical's dialog is in a shadow root; Enter opens the selected result (the first).
+ZENSICAL_STATE = """() => {
+  const host = [...document.querySelectorAll('*')].find(e => e.shadowRoot && e.shadowRoot.querySelector('input'));
+  const root = host.shadowRoot;
+  const status = root.querySelector('[role=status]');
+  const a = root.querySelector('a[aria-selected=true]') || root.querySelector('a[href]');
+  let h = null;
+  if (a) { const t = document.createElement('textarea');
+    t.innerHTML = new URL(a.href).searchParams.get('h') || ''; h = t.value; }
+  return {status: status ? status.textContent : '', href: a ? a.href : null, h}; }"""
+
+
+# Answers from the search worker, counted: Zensical's box says "No results" while it waits for
+# one, so the count is how a test knows the list it reads is the answer.
+COUNT_ANSWERS = """(() => { const W = window.Worker; if (!W) return; window.__bookAnswers = 0;
+  window.Worker = function (url, options) { const w = new W(url, options);
+    w.addEventListener('message', e => { if (e.data && e.data.type === 3) window.__bookAnswers++; });
+    return w; };
+  window.Worker.prototype = W.prototype; })();"""
+
+
+def zensical_first(page, query: str) -> str | None:
+    """Type the query into Zensical's box; the link Enter would open, or None. The list is this
+    query's once the worker has answered and the selected result carries the query (?h=), or
+    the box says there is none."""
+    from test_zensical import RESULTS, SET_QUERY
+    page.evaluate(SET_QUERY, "")
+    bu.wait_until(page, f"() => ({RESULTS})().length === 0", what="清空搜索框后旧结果消失")
+    asked = page.evaluate("window.__bookAnswers")
+    page.evaluate(SET_QUERY, query)
+    state = bu.wait_until(page, f"""([q, n]) => {{ const s = ({ZENSICAL_STATE})();
+        return window.__bookAnswers > n && (s.h === q || (s.status === 'No results' && !s.href)) && s; }}""",
+                          arg=[query, asked], what=f"搜索 {query[:40]!r} 的结果").json_value()
+    return where(state["href"]) if state["href"] else None
+
+
+def test_the_query_set_under_zensical(browser, zsite):
+    from test_zensical import SEARCH_OPEN
+    found = {}
+    with bu.serve(zsite) as url:
+        context = browser.new_context(viewport=bu.DESKTOP)
+        context.add_init_script(COUNT_ANSWERS)
+        guard = bu.Guard(context)
+        try:
+            page = context.new_page()
+            page.goto(url + "/")
+            page.locator(".md-search__button").first.click()
+            bu.wait_until(page, SEARCH_OPEN, what="Zensical 的搜索框打开")
+            for _, q, _ in cases():
+                found[q] = zensical_first(page, q)
+        finally:
+            context.close()
+    assert guard.outside == []
+    check(found, ZENSICAL_MISSES, "ZENSICAL_MISSES")
