@@ -38,7 +38,9 @@ def row_entries(book: Book, entries: list[dict]) -> list[dict]:
     for exp_id in reference.experiments(book):
         for r in manifest(book, exp_id).rows:
             title = " · ".join(r.get("spellings") or [r["torch"]])
-            text = " ".join(["<code>" + html.escape(r["torch"]) + "</code>", html.escape(r["how"]),
+            # Quotes stay quotes: Zensical shows &#x27; in a teaser as it is written.
+            text = " ".join(["<code>" + html.escape(r["torch"], quote=False) + "</code>",
+                             html.escape(r["how"], quote=False),
                              reference.VERDICT_TEXT[r["verdict"]]])
             # "code" is the row's burn code: search_index.tune turns it into hidden keys (a
             # porter may search for burn's own names) and drops it.

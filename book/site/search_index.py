@@ -24,10 +24,13 @@ FIELDS = {"kt": {"boost": 1000.0}, "kx": {"boost": 1.0}}
 ENTRIES = {"mkdocs": "docs", "zensical": "items"}
 
 
-def tune(entries: list[dict]) -> None:
+def tune(entries: list[dict], separator: str) -> None:
     for e in entries:
         e["text"] = search_keys.without_version_line(e.get("text", ""))
-        e["kt"] = " ".join(search_keys.keys(e.get("title", ""), title=True))
+        kt = search_keys.keys(e.get("title", ""), title=True)
+        if "#err-" in e.get("location", ""):  # an error message's heading (pages/messages.py)
+            kt.append(search_keys.message_key(e["title"], separator))
+        e["kt"] = " ".join(k for k in kt if k)
         code = e.pop("code", "")  # a map row's burn code: searched, never shown
         e["kx"] = " ".join(search_keys.keys(e["text"]) + search_keys.code_words(code))
 
@@ -41,8 +44,8 @@ def finish(book: Book, path: Path, engine: str) -> dict:
     rows = row_search.row_entries(book, entries)
     row_search.empty_topics(book, entries)
     entries.extend(rows)
-    tune(entries)
     config = data.setdefault("config", {})
+    tune(entries, config["separator"])
     if engine == "mkdocs":
         config.setdefault("fields", {}).update(FIELDS)
     config["book"] = {"aliases": search_keys.rules()["aliases"], "end": search_keys.KEY_END}

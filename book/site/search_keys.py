@@ -34,12 +34,18 @@ _JOIN = re.compile(r"\.|::|-")
 _CAMEL = re.compile(r"(?<=[A-Za-z0-9])(?=[A-Z][a-z])")
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _TAG = re.compile(r"<[^>]*>")
+_LEFT_OVER = re.compile(r"[\s\u00b7,、/|;:()\[\]]+")  # between a row's spellings
 # Rust's own words in a block of code: on every row, they say nothing about any.
 _STOP = {"use", "pub", "fn", "let", "mut", "self", "super", "crate", "impl", "for", "in", "if",
          "else", "return", "struct", "enum", "mod", "as", "match", "where", "move", "ref", "true",
          "false", "burn", "prelude", "tensor", "int", "bool", "vec", "into", "clone", "unwrap",
          "expect", "to_vec", "device", "new", "init", "some", "none", "ok", "err", "f32", "f64",
          "i64", "i32", "usize"}
+# What else splits a query into words in book-search.js (setConfig): entities, and characters
+# the index only holds as entities or never.
+_QUERY_SPLIT = r"&(?:amp|quot|#x?[0-9a-fA-F]+);|[<>&'#{}$;|@%~^+?\\]+"
+_EXCEPTION = re.compile(r"[a-z_.]*(error|exception|warning)")
+MESSAGE_WORDS = 5
 _VERSION_LINE = re.compile("<p>\u200b*版本\u200b*：.*?</p>\\s*", re.S)
 
 
@@ -150,14 +156,16 @@ def keys(field: str, title: bool = False) -> list[str]:
     """The hidden words for one field (an entry's title or text): each identifier's keys and
     each synonym group it mentions, a word repeated as often as the field names it (up to
     REPEAT). A title that is one identifier (a map row with one spelling, nn.GRU) is about it
-    more than a title that lists four: its keys count REPEAT times, as if it named them so often."""
+    more than a title that lists four: its keys count REPEAT times, as if it named them so often.
+    A title that is a sentence counts each once."""
     text = plain(field)
     r = rules()
     counts: dict[str, int] = {}
     found = [m.group(0) for m in PATH.finditer(text)]
     found = [(f, identifier_keys(f, r["aliases"])) for f in found]
-    named = [f for f, k in found if k]
-    weight = max(1, REPEAT // len(named)) if title and named else 1
+    # A title of identifiers only (a map row's spellings), not a sentence that names one.
+    only_code = title and found and not _LEFT_OVER.sub("", PATH.sub("", text))
+    weight = max(1, REPEAT // len(found)) if only_code else 1
     for _, ks in found:
         for k in ks:
             counts[k] = counts.get(k, 0) + weight
@@ -177,6 +185,19 @@ def code_words(code: str) -> list[str]:
     names = dict.fromkeys(w.lower() for m in PATH.finditer(code)
                           for s in _split_top(m.group(0)) for w in [_segment(s)[0]] if len(w) > 1)
     return keys(code) + [n for n in names if n not in _STOP]
+
+
+def message_key(heading: str, separator: str) -> str:
+    """The key of an error message (a pitfall's heading under 报错原文): its first MESSAGE_WORDS
+    words after the code (error[E0369]) or the exception's class, split as the engines split
+    words. book-search.js makes the same key from a pasted message, with or without its code,
+    and asks for it first: index 4 out of bounds… is not index 5 is out of bounds…"""
+    words = [w.lower() for w in re.split(f"{separator}|{_QUERY_SPLIT}", plain(heading)) if w]
+    while words and (re.fullmatch(r"error|e\d{4}", words[0]) or _EXCEPTION.fullmatch(words[0])):
+        words.pop(0)
+    if len(words) < MESSAGE_WORDS:
+        return ""
+    return "msg" + KEY_END + KEY_END.join(words[:MESSAGE_WORDS]) + KEY_END
 
 
 def without_version_line(text: str) -> str:

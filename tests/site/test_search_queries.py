@@ -29,9 +29,10 @@ BOOK = Book(REPO)
 # weighs a pitfall page twice a chapter: a pitfall whose long title mentions safetensors comes
 # before 08's section 「载入 safetensors」. Zensical ranks the shorter title first.
 MATERIAL_MISSES = {"HuggingFace", "safetensors"}
-# Zensical requires every word and ranks by where the words stand, not by how rare they are:
-# gpu-oob's message has every word of slice-rank's (index, out of bounds, dimension, size 4).
-ZENSICAL_MISSES = {"index 4 out of bounds for dimension of size 4"}
+ZENSICAL_MISSES: set[str] = set()
+# A query whose key the results must not show: the keys are hidden words, in Zensical's case
+# joined to the worker's copy of each title and text only.
+HIDDEN = ("nn.GRU", "nn·gru·")
 
 
 def pasted(msg: str) -> str:
@@ -102,6 +103,31 @@ def test_the_query_set_is_the_issues(site):
     assert gone == [], f"索引里没有这些地方：{gone}"
 
 
+def teaser_problems(entries: list[dict]) -> list[str]:
+    """Entries whose teaser would start with the version line, or that lack the hidden fields."""
+    out = []
+    for e in entries:
+        if "版本：PyTorch" in e.get("text", "").replace("\u200b", ""):
+            out.append(f"{e['location']}：摘要里有版本行")
+        if not isinstance(e.get("kt"), str) or not isinstance(e.get("kx"), str):
+            out.append(f"{e['location']}：没有隐藏的 kt、kx")
+    return out
+
+
+def test_teasers_are_sections_not_version_lines(site, zsite):
+    """Both indexes: no text holds a version line (the teaser of every pitfall and chapter
+    result was 「版本：PyTorch 2.15.0…」), every entry has its hidden keys, and Material
+    indexes them as fields."""
+    m = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    z = json.loads((zsite / "search.json").read_text(encoding="utf-8"))
+    assert {"kt", "kx"} <= set(m["config"]["fields"])
+    assert teaser_problems(m["docs"]) == [] and teaser_problems(z["items"]) == []
+    assert sum("kx" in e and "nn·gru·" in e["kx"] for e in m["docs"]) >= 3
+    # The check sees one.
+    assert teaser_problems([{"location": "x/", "title": "t", "text": "<p>版本：PyTorch 2.15.0</p>",
+                             "kt": "", "kx": ""}]) == ["x/：摘要里有版本行"]
+
+
 def test_a_query_set_miss_is_seen():
     """The check fails on a wrong first result, and on a listed miss that is found."""
     right = {q: want[0] for _, q, want in cases()}
@@ -166,6 +192,9 @@ def test_the_query_set_under_material(browser, site):
             page.goto(url + "/")
             for _, q, _ in cases():
                 found[q] = material_first(page, q)
+            material_first(page, HIDDEN[0])
+            shown = page.locator(".md-search-result__list").inner_text()
+            assert "GRU" in shown and HIDDEN[1] not in shown, shown[:300]
         finally:
             context.close()
     assert guard.outside == []
@@ -234,6 +263,10 @@ def test_the_query_set_under_zensical(browser, zsite):
             bu.wait_until(page, SEARCH_OPEN, what="Zensical 的搜索框打开")
             for _, q, _ in cases():
                 found[q] = zensical_first(page, q)
+            zensical_first(page, HIDDEN[0])
+            shown = page.evaluate(f"() => [...document.querySelectorAll('*')].filter(e => e.shadowRoot)"
+                                  ".map(h => h.shadowRoot.textContent).join(' ')")
+            assert "GRU" in shown and HIDDEN[1] not in shown, shown[:300]
         finally:
             context.close()
     assert guard.outside == []

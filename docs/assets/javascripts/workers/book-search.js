@@ -1,23 +1,26 @@
 // The search worker of either engine, started by docs/assets/search.js in place of the engine's
-// own (named in ?material= or ?zensical=), with the book's query handling in front of it: both
-// engines split `nn.GRU` into nn and gru, and ranked a query written as code by its commonest part.
+// own (named in ?material= or ?zensical=), with the book's query handling in front of it. Both
+// engines split `nn.GRU` into nn and gru and ranked a query written as code by its commonest
+// part; neither knew that 断点续训 is 续训.
 //
 // A query is read once, the same way for both engines (analyze):
 // - a reader's own path in a pasted message (/home/me/port/target/...) is dropped: the book
 //   prints $DIR there;
 // - a query that is one identifier, maybe called (F.cross_entropy, torch.optim.AdamW(model
-//   .parameters()), GradientClippingConfig::Norm, Tensor<B, 2>, x.masked_fill) requires its key,
-//   the identifier kept whole as book/site/search_keys.py writes it into each entry's hidden
-//   fields (kt from the title, kx from the text): nn.GRU needs nn·gru· and is not nn.GRUCell.
-//   The key is the identifier's as written if the index has it, else after the aliases
-//   (torch.nn.functional.x → F.x), else with a variable replaced (scores.masked_fill →
-//   Tensor.masked_fill), else its tail; a call's arguments only rank;
-// - an identifier inside other text (a pasted compiler message) ranks by its key;
-// - Chinese is cut into the index's own words, longest first, so that a synonym the index
+//   .parameters()), GradientClippingConfig::Norm, Tensor<B, 2>, x.masked_fill, GradScaler)
+//   requires its key: the identifier kept whole, as book/site/search_keys.py writes it into
+//   each entry's hidden fields (kt from the title, kx from the text). nn.GRU needs nn·gru· and
+//   is not nn.GRUCell. The key is the one after the aliases (torch.nn.functional.x is F.x) if
+//   the index has it, else the identifier's as written, else with the reader's variable
+//   replaced (scores.masked_fill → Tensor.masked_fill), else its tail; a call's arguments rank;
+// - in other text (a pasted compiler message) the heading of a message the book prints is asked
+//   for first (its first words, with or without the code: search_keys.message_key), then every
+//   word, then the identifiers in it, then any word;
+// - Chinese is cut into the index's own words, fewest pieces, so that a synonym the index
 //   carries whole (断点续训) is found whole; each word of two characters or more is required.
-// Material (lunr) gets the query as clauses (materialQuery); Zensical, which requires every word
-// and ranks a title above a path above text, gets it as text (zensicalInputs), with fallbacks
-// tried in order until one finds something.
+// Material (lunr) gets the query as clauses (materialPlan); Zensical, which requires every word
+// and ranks a title above a path above text, gets it as text (zensicalInputs). Each gets
+// alternatives, tried in order until one finds something.
 (function () {
   "use strict";
   var SETUP = 0, QUERY = 2, RESULT = 3;
@@ -152,7 +155,18 @@
     var ids = [];
     var re = new RegExp(PATH, "g"), id;
     while ((id = re.exec(q))) ids.push(candidates(id[0]));
-    return { code: null, ids: ids.filter(function (c) { return c.length; }), words: plainWords(q), han: hanRuns(q) };
+    return { code: null, ids: ids.filter(function (c) { return c.length; }), words: plainWords(q),
+             han: hanRuns(q), message: messageKey(q) };
+  }
+
+  // A pasted error message's key, as search_keys.message_key makes it from the message's
+  // heading: its first MESSAGE_WORDS words after the code or the exception's class.
+  var MESSAGE_WORDS = 5;
+  function messageKey(q) {
+    var ws = words(q);
+    while (ws.length && (/^(error|e\d{4})$/.test(ws[0]) || /^[a-z_.]*(error|exception|warning)$/.test(ws[0]))) ws.shift();
+    if (ws.length < MESSAGE_WORDS) return null;
+    return "msg" + config.end + ws.slice(0, MESSAGE_WORDS).join(config.end) + config.end;
   }
 
   function plainWords(text) {
@@ -202,7 +216,9 @@
 
   // --------------------------------------------------------------------- Material (lunr)
   // Each query: alternatives of clauses, the first that finds something wins.
-  // A clause: {term, required, prefix, boost, fields}; visible: the words a result shows.
+  // A clause: {term, required, prefix, boost, fields, exact}; visible: the words the reader typed.
+  // exact: past lunr's search pipeline, whose English stemmer would make resume resum (the
+  // index's own words are not stemmed, keys and synonyms least of all).
   var KEY_FIELDS = ["kt", "kx"];
   var TEXT_FIELDS = ["title", "text"];
   var SHORT = 2;
@@ -219,7 +235,7 @@
       if (!hasPrefix(w)) return;
       var prefix = w.length > SHORT || w === last;
       out.push({ term: w, required: required, prefix: prefix, boost: 1, fields: TEXT_FIELDS });
-      if (tokenSet.has(w)) out.push({ term: w, required: false, prefix: false, boost: 1, fields: KEY_FIELDS });
+      if (tokenSet.has(w)) out.push({ term: w, required: false, prefix: false, boost: 1, fields: KEY_FIELDS, exact: true });
     }
     // Chinese in the index's own words; a word of two characters or more is required, in any
     // field (a synonym may be only hidden).
@@ -227,12 +243,12 @@
       runs.forEach(function (run) {
         cut(run).forEach(function (piece) {
           if (!hasPrefix(piece)) return;
-          out.push({ term: piece, required: piece.length > 1, prefix: true, boost: 1 });
+          out.push({ term: piece, required: piece.length > 1, prefix: true, boost: 1, exact: true });
         });
       });
     }
     function key(out, k, required) {
-      out.push({ term: k, required: required, prefix: true, boost: 1, fields: KEY_FIELDS });
+      out.push({ term: k, required: required, prefix: true, boost: 1, fields: KEY_FIELDS, exact: true });
     }
     (a.code ? a.parts.concat(a.args) : a.words).forEach(function (w) { visible.push(w); });
     (a.han || []).forEach(function (run) { visible.push.apply(visible, cut(run)); });
@@ -249,6 +265,14 @@
       // Other text: every word, as Zensical asks; else the identifiers in it (a message
       // paraphrased, a tutorial's Tensor<B, 2>: Module<B>); else any word.
       var keys = a.ids.map(found).filter(Boolean).map(function (h) { return h.key; });
+      // A message the book prints: its heading first.
+      if (a.message && tokenSet.has(a.message)) {
+        var heading = [];
+        key(heading, a.message, true);
+        keys.forEach(function (k) { key(heading, k, false); });
+        a.words.forEach(function (w) { word(heading, w, false); });
+        tries.push(heading);
+      }
       var every = [], ids = [];
       keys.forEach(function (k) { key(every, k, false); key(ids, k, true); });
       a.words.forEach(function (w) { word(every, w, true); word(ids, w, false); });
@@ -285,6 +309,7 @@
               wildcard: c.prefix ? L.Query.wildcard.TRAILING : L.Query.wildcard.NONE
             };
             if (c.fields) opts.fields = c.fields;  // lunr takes a present but empty key as no field
+            if (c.exact) opts.usePipeline = false;
             q.term(c.term, opts);
           });
         });
@@ -347,6 +372,8 @@
     var a = analyze(raw), tries = [];
     function known(ws) { return ws.filter(function (w) { return hasPrefix(w); }); }
     function add(ws, inTitle) { tries.push({ input: ws.join(" "), inTitle: !!inTitle }); }
+    // Chinese that is a synonym the index carries is asked for whole (no words are marked then:
+    // the key stands only in the worker's copy).
     var han = (a.han || []).map(function (run) { return tokenSet.has(hanKey(run)) ? hanKey(run) : run; });
     if (a.code) {
       var hit = found(a.candidates), args = known(a.args);
@@ -359,6 +386,7 @@
       add(known(a.parts).concat(args, han));
       add(known(a.parts));
     } else {
+      if (a.message && tokenSet.has(a.message)) add([a.message].concat(known(a.words)), true);
       var hits = a.ids.map(found).filter(Boolean), keys = [], parts = [];
       hits.forEach(function (h) { keys.push(h.key); parts.push.apply(parts, known(h.parts)); });
       add(known(a.words).concat(keys, han));
@@ -428,13 +456,13 @@
       this._str = str;
       return str;
     };
-    var plan = materialSetup();
+    var usePlan = materialSetup();
     addListener.call(self, "message", function (ev) {
       var msg = ev.data, done = null;
       if (msg && msg.type === SETUP) setConfig(msg.data && msg.data.config);
       // Material answers a query within this call (no await before its search), so the plan
       // is there exactly while it searches.
-      if (msg && msg.type === QUERY && typeof msg.data === "string") done = plan(msg.data);
+      if (msg && msg.type === QUERY && typeof msg.data === "string") done = usePlan(msg.data);
       try {
         listeners.forEach(function (fn) { fn.call(self, { data: msg }); });
       } finally {
@@ -445,6 +473,14 @@
     importScripts(engine);
     var handle = self.onmessage;
     var post = self.postMessage;
+    var capture = null;
+    // Every answer leaves with the highlights on the keys taken out; while a query tries its
+    // inputs, the answers stay here.
+    self.postMessage = function (m) {
+      if (capture) return capture(m);
+      if (m && m.type === RESULT) trimHighlights(m.data);
+      return post.apply(self, arguments);
+    };
     self.onmessage = function (ev) {
       var msg = ev.data;
       if (!msg || msg.type !== QUERY || !msg.data || typeof msg.data.input !== "string" || msg.data.page) {
@@ -454,26 +490,25 @@
       // Zensical answers within this call too: the first input that finds something is posted.
       // Its search box hands over the query HTML-escaped (Tensor&lt;B, 2&gt;).
       var inputs = zensicalInputs(unescape(msg.data.input)), answer = null, first = null;
-      self.postMessage = function (m) { answer = m; };
       function ask(input) {
         answer = null;
         handle.call(self, { data: { type: QUERY, data: Object.assign({}, msg.data, { input: input }) } });
         return answer && answer.type === RESULT && answer.data.items || [];
       }
+      capture = function (m) { answer = m; };
       try {
         for (var i = 0, done = false; i < inputs.length && !done; i++) {
           var items = ask(inputs[i].input);
-          done = items.length && (!inputs[i].inTitle || bestField(items[0]) === "title");
+          done = items.length > 0 && (!inputs[i].inTitle || bestField(items[0]) === "title");
           if (items.length && first === null) first = inputs[i].input;
         }
         // None found it in a title: the first that found anything, asked again (Zensical keeps
         // the last answer for the reader's "more results").
         if (!done && first !== null) ask(first);
       } finally {
-        self.postMessage = post;
+        capture = null;
       }
-      if (answer && answer.type === RESULT) trimHighlights(answer.data);
-      if (answer) post.call(self, answer);
+      if (answer) self.postMessage(answer);
     };
   }
 })();
