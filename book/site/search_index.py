@@ -6,10 +6,12 @@ items, `python -m book.commands.search_segment`). Both end up with the same entr
 - one entry per row of the torch → burn map (book/site/row_search.py), and the map's topic
   sections searched by their titles only (the rows carry their text);
 - no version line in any text, so a result's teaser is its section's first sentence;
-- two hidden fields, `kt` from the title and `kx` from the text: each identifier's keys and
-  the synonyms (book/site/search_keys.py). Material indexes them as fields of their own
-  (added to the index's config below); Zensical's worker gets them from
-  docs/assets/javascripts/workers/book-search.js, which also builds every query;
+- two hidden fields, `kt` from the title and `kx` from the text (a map row's also from its
+  burn code): each identifier's keys, the synonyms, and an error message heading's key
+  (book/site/search_keys.py). Material indexes them as fields of their own (added to the
+  index's config below); Zensical's search box never shows them: its worker, wrapped by
+  docs/assets/javascripts/workers/book-search.js (which also reads every query), joins them
+  to its own copy of each title and text;
 - config["book"]: what that worker needs to make a query's keys as the index made them.
 """
 import json
@@ -39,6 +41,8 @@ def finish(book: Book, path: Path, engine: str) -> dict:
     """Rewrite the engine's index in place; what was done, counted."""
     data = json.loads(path.read_text(encoding="utf-8"))
     entries = data[ENTRIES[engine]]
+    if "book" in data.get("config", {}):  # finished already (the command run twice): as it is
+        return {"entries": len(entries), "rows": 0, "keys": 0}
     if engine == "zensical":
         search_segment.segment_entries(entries)
     rows = row_search.row_entries(book, entries)

@@ -1,11 +1,12 @@
 """The hidden words a search entry carries besides its title and text, under either engine:
-one key per identifier as code writes it, and the synonyms of book/site/search_synonyms.yaml.
+one key per identifier as code writes it, the synonyms of book/site/search_synonyms.yaml, and
+the key of an error message's heading.
 
 The engines split `nn.GRU` into nn and gru and `GradScaler` into grad and scaler (the
 separator in mkdocs.yml), so a query written as code matched every section that holds its
 parts. A key keeps an identifier whole: its path segments, lower-cased, each followed by
 KEY_END (`nn.GRU` → nn·gru·, `GradScaler` → gradscaler·, `Tensor<B, 2>` → tensor·b·2·), one
-key for the whole path and one for each of its tails (torch.amp.GradScaler also gives
+key for every run of consecutive segments (torch.amp.GradScaler also gives torch·amp·,
 amp·gradscaler·, gradscaler·), and the same again after the aliases (torch.nn.functional.x is
 F.x). docs/assets/javascripts/workers/book-search.js makes the same keys from a query, and
 requires the key where the index has it: exact identifiers rank above their parts, and

@@ -20,7 +20,7 @@ import yaml
 import browser_util as bu
 from book.pages import messages
 from book.paths import Book
-from scratch import REPO, VENV_PY
+from scratch import REPO, SAFETY_S, VENV_PY
 
 QUERIES = Path(__file__).with_name("search_queries.yaml")
 SECTIONS = ("porting", "map", "chinese", "not_covered")
@@ -137,6 +137,57 @@ def test_a_query_set_miss_is_seen():
         check({**right, q: "appendix/report/"}, set(), "MISSES")
     with pytest.raises(AssertionError, match="已经找对了"):
         check(right, {q[:80]}, "MISSES")
+
+
+# --------------------------------------------------------------------------- keys both sides make
+
+WORKER = REPO / "docs" / "assets" / "javascripts" / "workers" / "book-search.js"
+# book-search.js in node, in front of a stand-in for Zensical's worker that records each input
+# it is asked and finds nothing (so every fallback is tried): for each query, the index holds
+# only the keys Python made, and the first input must ask for one of them.
+FIRST_INPUTS = r"""
+const fs = require("fs"), vm = require("vm");
+const cases = JSON.parse(fs.readFileSync(0, "utf8"));
+let asked = [];
+Object.assign(globalThis, { self: globalThis, location: { href: "http://x/w.js?zensical=engine.js" },
+  importScripts() {}, postMessage() {},
+  onmessage(ev) { if (ev.data.type === 2) { asked.push(ev.data.data.input);
+    self.postMessage({ type: 3, data: { items: [] } }); } } });
+vm.runInThisContext(fs.readFileSync(process.argv[1], "utf8"));
+const out = {};
+for (const c of cases.queries) {
+  self.onmessage({ data: { type: 0, data: { config: cases.config,
+    items: [{ title: "", text: "", kt: c.keys.join(" "), kx: "" }] } } });
+  asked = [];
+  self.onmessage({ data: { type: 2, data: { input: c.query } } });
+  out[c.query] = asked[0];
+}
+process.stdout.write(JSON.stringify(out));
+"""
+SAME_KEYS = ["nn.GRU", "torch.nn.functional.cross_entropy", "GradScaler", "torch.amp.GradScaler",
+             "Tensor<B, 2>", "&burn::Tensor<2>", "HashMap<String, burn::nn::Linear>",
+             "GradientClippingConfig::Norm", "x.masked_fill(mask, 0.0)", "burn-train", "fine-tune"]
+
+
+def test_queries_ask_for_the_keys_the_index_holds(site):
+    """Python (the index) and book-search.js (the query) make the same key of an identifier and
+    of a pasted message; else a query written as code would find nothing by its key."""
+    from book.site import search_keys
+    config = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["config"]
+    queries = [{"query": q, "keys": search_keys.identifier_keys(q.split("(")[0])} for q in SAME_KEYS]
+    full = book_messages()
+    for title in list(full)[:8]:
+        heading = html.escape(title)  # the index holds the heading as HTML
+        queries.append({"query": full[title].replace("\n", " "),
+                        "keys": [search_keys.message_key(heading, config["separator"])]})
+    assert all(q["keys"] and q["keys"][0] for q in queries), queries
+    p = subprocess.run(["node", "-e", FIRST_INPUTS, str(WORKER)], capture_output=True, text=True,
+                       input=json.dumps({"config": config, "queries": queries}), timeout=SAFETY_S)
+    assert p.returncode == 0, p.stderr
+    first = json.loads(p.stdout)
+    wrong = [f"{q['query'][:50]!r}：先问 {first[q['query']]!r}，索引里是 {q['keys']}"
+             for q in queries if (first[q["query"]] or "").split(" ")[0] not in q["keys"]]
+    assert wrong == [], "\n".join(wrong)
 
 
 # --------------------------------------------------------------------------- mkdocs-material
