@@ -9,9 +9,7 @@ skips them on purpose.
 """
 import html
 import json
-import os
 import re
-import subprocess
 import time
 from html.parser import HTMLParser
 from pathlib import Path
@@ -23,7 +21,7 @@ import browser_util as bu
 from book.pages import messages
 from book import sources
 from book.paths import Book
-from scratch import REPO, VENV_PY
+from scratch import REPO
 
 SHOTS = REPO / ".screenshots"
 # Representative pages: the landing page, a chapter with tabs and a diagram, a pitfall page
@@ -61,16 +59,6 @@ CONTENT_TAGS = {
 
 
 # --------------------------------------------------------------------------- fixtures
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("browser-site")
-    p = subprocess.run([str(VENV_PY), "-m", "mkdocs", "build", "--strict", "-q", "-f",
-                        str(REPO / "mkdocs.yml"), "-d", str(out)],
-                       cwd=REPO, capture_output=True, text=True,
-                       env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
-    assert p.returncode == 0, p.stdout + p.stderr
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -622,7 +610,8 @@ ENGINE_JS = """q => new Promise(resolve => {
 
 def search_page(browser, base_url, path: str):
     """(context, page) at path, with the search worker recorded and its index loaded (the
-    first search in the box asks for it)."""
+    first search in the box asks for it). The search is the same from every page: a light one
+    spares the CPU the map's 600 tables."""
     context = browser.new_context(viewport=bu.DESKTOP)
     context.add_init_script(RECORD_WORKERS)
     guard = bu.Guard(context)
@@ -650,7 +639,7 @@ def box_agrees(page, queries: list[str], every: int) -> list[str]:
 
 def test_engine_search_is_what_the_box_shows(browser, base_url):
     """The fast path and the box agree, on queries with many results and on none."""
-    context, guard, page = search_page(browser, base_url, "/reference/")
+    context, guard, page = search_page(browser, base_url, "/")
     try:
         queries = ["torch", "DataLoader", "梯度", "E0382", "zzqxjv"]
         assert engine_search(page, "zzqxjv") == []
@@ -702,12 +691,7 @@ def test_search_index_is_segmented_with_jieba(site):
     assert len(longest) <= 8, f"unsegmented run of {len(longest)} characters: {longest}"
 
 
-def pasted(msg: str) -> str:
-    """A message as a reader's terminal prints it: a real path for $DIR, a real build hash."""
-    return msg.replace("$DIR", "/home/reader/port").replace("<hash>", "3f9c0a1b7d2e5f60")
-
-
-def error_queries(site: Path) -> list[tuple[str, set[str]]]:
+def error_queries() -> list[tuple[str, set[str]]]:
     """(message, the pages that carry it) for every message of every pitfall page."""
     by_msg: dict[str, set[str]] = {}
     for md in sorted((REPO / "docs" / "10-pitfalls").glob("*.md")):
@@ -717,32 +701,16 @@ def error_queries(site: Path) -> list[tuple[str, set[str]]]:
     return sorted(by_msg.items())
 
 
-def test_pasted_error_messages_find_their_pitfall_first(browser, base_url, site, static_pages):
-    """Every literal error a pitfall page's experiments print: typed into the real search box
-    (as cached, and with a reader's own path for $DIR), the first result is that page, and
-    no appendix page comes before a content page."""
-    queries = error_queries(site)
+def test_every_pasted_message_is_on_its_page(static_pages):
+    """Every literal error a pitfall page's experiments print is on that page as text: what a
+    reader pastes from a terminal. (search_queries.yaml types each into both engines' boxes,
+    as cached and with a reader's own path, and requires its pitfall first.)"""
+    queries = error_queries()
     assert len(queries) >= 15, f"only {len(queries)} messages on the pitfall pages"
     for msg, pages in queries:
         for path in pages:
             text = html.unescape(re.sub(r"<[^>]+>", "", static_pages[path]))
             assert msg in text, f"{path} does not show {msg[:60]!r}"
-    context, guard, page = search_page(browser, base_url, "/10-pitfalls/")
-    problems, typed = [], []
-    try:
-        for msg, pages in queries:
-            for query in dict.fromkeys([msg, pasted(msg)]):
-                typed.append(query.replace("\n", " "))
-                found = engine_search(page, typed[-1])
-                print(f"\n{query[:70]!r}: {found[:3]}")
-                if not found or found[0] not in pages:
-                    problems.append(f"{query[:70]!r}: first {found[:1]}, want one of {sorted(pages)}")
-                problems += appendix_before_content(query[:40], found)
-        problems += box_agrees(page, typed, 8)
-    finally:
-        context.close()
-    assert guard.outside == []
-    assert problems == [], "\n".join(problems)
 
 
 def appendix_before_content(query: str, found: list[str]) -> list[str]:
@@ -791,10 +759,12 @@ def torch_names() -> list[tuple[str, str]]:
 
 
 def test_a_torch_name_finds_the_reference_row(browser, base_url):
-    """Typing a torch call's name (masked_fill, nn.GRU) finds the map's page among the results."""
+    """Typing a torch call's name (masked_fill, nn.GRU) finds the map's page among the results.
+    Asked of the engine only: that the box shows the engine's answer is checked by
+    test_engine_search_is_what_the_box_shows and by the spellings pasted below."""
     names = torch_names()
     assert any(n == "masked_fill" for _, n in names), names
-    context, guard, page = search_page(browser, base_url, "/reference/")
+    context, guard, page = search_page(browser, base_url, "/")
     missing = []
     try:
         rows_of: dict[str, list[str]] = {}
@@ -804,7 +774,6 @@ def test_a_torch_name_finds_the_reference_row(browser, base_url):
             found = engine_search(page, name)
             if "/reference/" not in found:
                 missing.append(f"{name} (rows {', '.join(row_ids)}): {found[:5]}")
-        missing += box_agrees(page, list(rows_of), 10)
     finally:
         context.close()
     assert guard.outside == []
@@ -1234,16 +1203,17 @@ PITFALL_FIRST = {"torch.where"}
 
 def test_a_spelling_from_a_script_lands_on_its_row(browser, base_url):
     """Every spelling (F.cross_entropy, torch.topk, Tensor.sort) finds the map first, and among
-    the map's results the row that declares it; every 12th is pasted into the real box, which
+    the map's results the row that declares it; every 30th is pasted into the real box, which
     must list the map first too."""
     spellings = map_spellings()
-    context, guard, page = search_page(browser, base_url, "/reference/")
+    context, guard, page = search_page(browser, base_url, "/")
     problems, rows_of = [], {}
     try:
         for a, s in spellings:
             rows_of.setdefault(s, []).append(a)
-        pasted = [s for s in sorted(rows_of)[::12] if s not in PITFALL_FIRST]
-        assert len(pasted) >= 40, len(pasted)
+        # Typed into the box, a query takes half a second: a sample, the rest asked of the engine.
+        pasted = [s for s in sorted(rows_of)[::30] if s not in PITFALL_FIRST]
+        assert len(pasted) >= 15, len(pasted)
         for s, anchors in rows_of.items():
             groups = page.evaluate(ROWS_JS, s)
             first = groups[0] if groups else []

@@ -222,16 +222,6 @@ BLOCK_RE = re.compile(r'<details class="example full-source"[^>]*>\s*<summary>хо
                       r"(.*?)</details>", re.S)
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("archive-site")
-    p = subprocess.run([str(VENV_PY), "-m", "mkdocs", "build", "--strict", "-q", "-f",
-                        str(REPO / "mkdocs.yml"), "-d", str(out)], cwd=REPO, capture_output=True,
-                       text=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
-    assert p.returncode == 0, p.stdout + p.stderr
-    return out
-
-
 def referenced(md: str) -> set[str]:
     """Experiments whose code or outputs a page's Markdown shows (ids as literals or set vars)."""
     sets = dict(SET_RE.findall(md))

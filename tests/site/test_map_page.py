@@ -9,10 +9,7 @@ broken on purpose, to see that it can fail.
 Without /usr/bin/chromium these tests fail and say how to install it; BOOK_NO_BROWSER=1 skips
 them on purpose (the static checks still run)."""
 import html
-import os
 import re
-import subprocess
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -22,7 +19,7 @@ from book.pages import reference
 from book.pages.programs import manifest
 from book.paths import Book
 from book.site.downloads.package import DIR as DOWNLOADS
-from scratch import REPO, VENV_PY
+from scratch import REPO
 
 BOOK = Book(REPO)
 MAP = "/reference/"
@@ -32,17 +29,6 @@ ROWS = [(e, r) for e in reference.experiments(BOOK) for r in manifest(BOOK, e).r
 BY_ANCHOR = {reference.anchor(e, r["id"]): (e, r) for e, r in ROWS}
 SHOWN = {"all": {"same", "differs", "none"}, "differs": {"differs"}, "none": {"none"},
          "both": {"differs", "none"}}
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("map-site")
-    p = subprocess.run([str(VENV_PY), "-m", "mkdocs", "build", "--strict", "-q", "-f",
-                        str(REPO / "mkdocs.yml"), "-d", str(out)],
-                       cwd=REPO, capture_output=True, text=True,
-                       env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
-    assert p.returncode == 0, p.stdout + p.stderr
-    return out
 
 
 @pytest.fixture(scope="module")

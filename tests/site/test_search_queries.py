@@ -7,9 +7,9 @@ phrasings, and the topics the book says it does not cover.
 A query an engine still gets wrong is listed in MATERIAL_MISSES or ZENSICAL_MISSES: a new miss
 fails, and so does a listed one that starts to work (delete it from the list then).
 """
+import functools
 import html
 import json
-import os
 import subprocess
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -20,7 +20,7 @@ import yaml
 import browser_util as bu
 from book.pages import messages
 from book.paths import Book
-from scratch import REPO, SAFETY_S, VENV_PY
+from scratch import REPO, SAFETY_S
 
 QUERIES = Path(__file__).with_name("search_queries.yaml")
 SECTIONS = ("porting", "map", "chinese", "not_covered")
@@ -40,6 +40,7 @@ def pasted(msg: str) -> str:
     return msg.replace("$DIR", "/home/reader/port").replace("<hash>", "3f9c0a1b7d2e5f60")
 
 
+@functools.cache
 def book_messages() -> dict[str, str]:
     """Each error message a pitfall page prints, by its title (its heading on the page)."""
     out = {}
@@ -49,7 +50,8 @@ def book_messages() -> dict[str, str]:
     return out
 
 
-def cases() -> list[tuple[str, str, list[str]]]:
+@functools.cache
+def cases() -> tuple[tuple[str, str, list[str]], ...]:
     """(section, what is typed, the places that count as right) for the whole query set."""
     data = yaml.safe_load(QUERIES.read_text(encoding="utf-8"))
     out = [(s, c["q"], c["want"]) for s in SECTIONS for c in data.get(s, [])]
@@ -58,7 +60,7 @@ def cases() -> list[tuple[str, str, list[str]]]:
         msg = full.get(c["error"], c["error"])
         for typed in dict.fromkeys([msg, pasted(msg)]):
             out.append(("errors", typed.replace("\n", " "), c["want"]))
-    return out
+    return tuple(out)
 
 
 def where(href: str) -> str:
@@ -192,16 +194,6 @@ def test_queries_ask_for_the_keys_the_index_holds(site):
 
 # --------------------------------------------------------------------------- mkdocs-material
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("query-site")
-    p = subprocess.run([str(VENV_PY), "-m", "mkdocs", "build", "--strict", "-q", "-f",
-                        str(REPO / "mkdocs.yml"), "-d", str(out)],
-                       cwd=REPO, capture_output=True, text=True,
-                       env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
-    assert p.returncode == 0, p.stdout + p.stderr
-    return out
-
 
 # What Material's Enter opens (its search component): of the links ":first-child [href]"
 # finds in the result list, the one whose article has the highest data-md-score, the first
@@ -233,8 +225,20 @@ def material_first(page, query: str) -> str | None:
     return where(href) if href else None
 
 
+LISTED_MATERIAL = """() => [...document.querySelectorAll(
+  '.md-search-result__list > .md-search-result__item > a.md-search-result__link:first-child')]
+  .map(a => new URL(a.href).pathname)"""
+
+
+def appendix_first(listed: dict[str, list[str]]) -> list[str]:
+    """For each pasted message: an appendix page (which repeats every outcome) listed above a
+    content page is a wrong answer even when the first result is right."""
+    from test_browser import appendix_before_content
+    return [p for s, q, _ in cases() if s == "errors" for p in appendix_before_content(q[:40], listed[q])]
+
+
 def test_the_query_set_under_material(browser, site):
-    found = {}
+    found, listed = {}, {}
     with bu.serve(site) as url:
         context = browser.new_context(viewport=bu.DESKTOP)
         guard = bu.Guard(context)
@@ -243,6 +247,7 @@ def test_the_query_set_under_material(browser, site):
             page.goto(url + "/")
             for _, q, _ in cases():
                 found[q] = material_first(page, q)
+                listed[q] = page.evaluate(LISTED_MATERIAL)
             material_first(page, HIDDEN[0])
             shown = page.locator(".md-search-result__list").inner_text()
             assert "GRU" in shown and HIDDEN[1] not in shown, shown[:300]
@@ -250,18 +255,10 @@ def test_the_query_set_under_material(browser, site):
             context.close()
     assert guard.outside == []
     check(found, MATERIAL_MISSES, "MATERIAL_MISSES")
+    assert appendix_first(listed) == []
 
 
 # --------------------------------------------------------------------------- Zensical
-
-@pytest.fixture(scope="module")
-def zsite(tmp_path_factory) -> Path:
-    from test_zensical import copy_project, step, zensical
-    root = copy_project(tmp_path_factory.mktemp("query-zensical") / "book")
-    code, out = zensical(root)
-    assert code == 0, out
-    step(root, "book.commands.search_segment", str(root / "site" / "search.json"))
-    return root / "site"
 
 
 # Zensical's dialog is in a shadow root; Enter opens the selected result (the first).
@@ -273,7 +270,8 @@ ZENSICAL_STATE = """() => {
   let h = null;
   if (a) { const t = document.createElement('textarea');
     t.innerHTML = new URL(a.href).searchParams.get('h') || ''; h = t.value; }
-  return {status: status ? status.textContent : '', href: a ? a.href : null, h}; }"""
+  return {status: status ? status.textContent : '', href: a ? a.href : null, h,
+          listed: [...root.querySelectorAll('a[href]')].map(a => new URL(a.href).pathname)}; }"""
 
 
 # Answers from the search worker, counted: Zensical's box says "No results" while it waits for
@@ -285,7 +283,7 @@ COUNT_ANSWERS = """(() => { const W = window.Worker; if (!W) return; window.__bo
   window.Worker.prototype = W.prototype; })();"""
 
 
-def zensical_first(page, query: str) -> str | None:
+def zensical_first(page, query: str, listed: dict | None = None) -> str | None:
     """Type the query into Zensical's box; the link Enter would open, or None. The list is this
     query's once the worker has answered and the selected result carries the query (?h=), or
     the box says there is none."""
@@ -297,12 +295,14 @@ def zensical_first(page, query: str) -> str | None:
     state = bu.wait_until(page, f"""([q, n]) => {{ const s = ({ZENSICAL_STATE})();
         return window.__bookAnswers > n && (s.h === q || (s.status === 'No results' && !s.href)) && s; }}""",
                           arg=[query, asked], what=f"搜索 {query[:40]!r} 的结果").json_value()
+    if listed is not None:
+        listed[query] = list(dict.fromkeys(state["listed"]))
     return where(state["href"]) if state["href"] else None
 
 
 def test_the_query_set_under_zensical(browser, zsite):
     from test_zensical import SEARCH_OPEN
-    found = {}
+    found, listed = {}, {}
     with bu.serve(zsite) as url:
         context = browser.new_context(viewport=bu.DESKTOP)
         context.add_init_script(COUNT_ANSWERS)
@@ -313,7 +313,7 @@ def test_the_query_set_under_zensical(browser, zsite):
             page.locator(".md-search__button").first.click()
             bu.wait_until(page, SEARCH_OPEN, what="Zensical 的搜索框打开")
             for _, q, _ in cases():
-                found[q] = zensical_first(page, q)
+                found[q] = zensical_first(page, q, listed)
             zensical_first(page, HIDDEN[0])
             shown = page.evaluate(f"() => [...document.querySelectorAll('*')].filter(e => e.shadowRoot)"
                                   ".map(h => h.shadowRoot.textContent).join(' ')")
@@ -322,3 +322,4 @@ def test_the_query_set_under_zensical(browser, zsite):
             context.close()
     assert guard.outside == []
     check(found, ZENSICAL_MISSES, "ZENSICAL_MISSES")
+    assert appendix_first(listed) == []

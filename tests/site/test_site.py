@@ -3,30 +3,16 @@ local address (SITE_URL unset; tests/site/test_validate.py builds it for a host)
 import html as htmllib
 import itertools
 import json
-import os
 import re
-import subprocess
 
 import pytest
 
 import browser_util as bu
 from book.checking import structure
 from book.pages import plots
-from scratch import REPO, VENV_PY
+from scratch import REPO
 
 LOCAL_URL = "http://127.0.0.1:8000/"
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    site = tmp_path_factory.mktemp("site")
-    env = {k: v for k, v in os.environ.items() if k != "SITE_URL"}
-    p = subprocess.run([str(VENV_PY), "-m", "mkdocs", "build", "--strict", "-f",
-                        str(REPO / "mkdocs.yml"), "-d", str(site)],
-                       cwd=REPO, capture_output=True, text=True,
-                       env=dict(env, NO_MKDOCS_2_WARNING="1"))
-    assert p.returncode == 0, p.stdout + p.stderr
-    return site
 
 
 @pytest.fixture(scope="module")

@@ -1,57 +1,16 @@
 """The same book built by Zensical (make site ENGINE=zensical), in a scratch copy of the
 project: the pages, their fixed structure (checked by book/site/zensical_ext.py, as Zensical
 reads no hooks), the full views and burn-first tabs, the diagrams, the downloads, the
-Chinese search, and in a real browser: nothing loaded from outside 127.0.0.1, linked tabs,
-and search finding the right page."""
+Chinese search, and in a real browser: every page walked (nothing loaded from outside
+127.0.0.1, no script error) and linked tabs. Its search box types test_search_queries.py's set."""
 import json
-import os
 import re
-import shutil
-import subprocess
 
 import pytest
 
 import browser_util as bu
-from scratch import REPO, VENV_PY
-
-# What the copy links to instead of copying (read only during a build).
-LINKED = ("book", "macros", "experiments", "crates", "build_outputs", "diagrams", "overrides",
-          "target", "node_modules", "Cargo.toml", "Cargo.lock", "requirements.lock", "drift")
-
-
-def copy_project(root):
-    root.mkdir(parents=True, exist_ok=True)
-    for name in LINKED:
-        if (REPO / name).exists():
-            os.symlink(REPO / name, root / name)
-    shutil.copytree(REPO / "docs", root / "docs")
-    shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
-    return root
-
-
-def zensical(root):
-    p = subprocess.run([str(VENV_PY), "-m", "zensical", "build", "--strict", "-f",
-                        str(root / "mkdocs.yml")], cwd=root, capture_output=True, text=True,
-                       env=dict(os.environ, PYTHONPATH=str(root)))
-    return p.returncode, p.stdout + p.stderr
-
-
-def step(root, *args):
-    p = subprocess.run([str(VENV_PY), "-m", *args], cwd=root, capture_output=True, text=True,
-                       env=dict(os.environ, PYTHONPATH=str(root)))
-    assert p.returncode == 0, p.stdout + p.stderr
-    return p.stdout
-
-
-@pytest.fixture(scope="module")
-def zsite(tmp_path_factory):
-    root = copy_project(tmp_path_factory.mktemp("zensical") / "book")
-    code, out = zensical(root)
-    assert code == 0, out
-    # The Makefile's steps after the build: downloads, then the search index cut into words.
-    step(root, "book.commands.downloads", str(root / "site"))
-    step(root, "book.commands.search_segment", str(root / "site" / "search.json"))
-    return root / "site"
+from builds import copy_project, zensical
+from scratch import REPO
 
 
 def test_every_page_of_the_nav_is_built(zsite):
@@ -113,20 +72,14 @@ def zurl(zsite):
         yield url
 
 
-def test_in_the_browser(zsite, browser):
-    with bu.serve(zsite) as url:
-        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-        guard = bu.Guard(ctx)
+def test_linked_tabs_switch_together_under_zensical(zurl, browser):
+    """Choosing PyTorch in one pair switches the other pairs too. (Every page's errors and
+    requests are the walk's; search is test_search_queries.py's.)"""
+    ctx = browser.new_context(viewport=bu.DESKTOP)
+    guard = bu.Guard(ctx)
+    try:
         page = ctx.new_page()
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        for path in ("/", "/01-tensor/", "/10-pitfalls/clip-grad-norm/", "/reference/"):
-            guard.label = path
-            page.goto(url + path, wait_until="load")
-        assert guard.outside == [] and errors == [], (guard.outside, errors)
-
-        # Linked tabs: choosing PyTorch in one pair switches the other pairs too.
-        page.goto(url + "/10-pitfalls/clip-grad-norm/")
+        page.goto(zurl + "/10-pitfalls/clip-grad-norm/")
         picked = """() => [...document.querySelectorAll('.tabbed-set')].filter(s =>
             [...s.querySelectorAll(':scope > .tabbed-labels > label')].map(l => l.innerText.trim())
               .join('|') === 'PyTorch|burn').map(s =>
@@ -134,16 +87,9 @@ def test_in_the_browser(zsite, browser):
         assert 1 in page.evaluate(picked)  # burn first in 照搬到 burn
         page.locator(".tabbed-set .tabbed-labels label", has_text="PyTorch").first.click()
         assert set(page.evaluate(picked)) == {0}
-
-        # Search: Zensical's dialog, in a shadow root.
-        for query, want in (("梯度裁剪", "10-pitfalls/clip-grad-norm/"), ("masked_fill", "reference/")):
-            page.goto(url + "/")
-            page.locator(".md-search__button").first.click()
-            bu.wait_until(page, SEARCH_OPEN, what="Zensical 的搜索框打开")
-            page.keyboard.type(query)
-            hrefs = bu.settled(page, RESULTS, what=f"搜索 {query!r} 的结果")
-            assert any(want in h for h in hrefs[:5]), (query, hrefs[:5])
+    finally:
         ctx.close()
+    assert guard.outside == []
 
 
 @pytest.fixture(scope="module")
@@ -192,14 +138,6 @@ def test_walk_every_page(zwalk):
     assert sum(len(i["diagrams"]) for i in zwalk.pages.values()) >= 15
 
 
-# Where Zensical's search does not do what the mkdocs build's does (test_browser.py's
-# test_pasted_error_messages_find_their_pitfall_first). None now: a reader's own path in a
-# pasted message used to find nothing, as Zensical matches every word, and a message with
-# every word of another (index 4 out of bounds… in index 5 is out of bounds…) found that one
-# first; docs/assets/javascripts/workers/book-search.js drops such paths and asks for the
-# message's heading first. Listed so that a new miss, or a listed one that starts to work,
-# fails (tests/site/test_search_queries.py runs the whole query set under both engines).
-ZENSICAL_SEARCH_MISSES: set[str] = set()
 SET_QUERY = """q => { const host = [...document.querySelectorAll('*')]
   .find(e => e.shadowRoot && e.shadowRoot.querySelector('input'));
   const box = host.shadowRoot.querySelector('input'); box.value = q;
@@ -217,33 +155,6 @@ def search(page, query: str) -> list[str]:
     bu.wait_until(page, f"() => ({RESULTS})().length === 0", what="清空搜索框后旧结果消失")
     page.evaluate(SET_QUERY, query)
     return bu.settled(page, RESULTS, what=f"搜索 {query[:40]!r} 的结果")
-
-
-def test_pasted_error_messages_under_zensical(zsite, browser):
-    from urllib.parse import urlsplit
-    from test_browser import appendix_before_content, error_queries, pasted
-    queries = error_queries(zsite)
-    assert len(queries) >= 15
-    misses, problems = set(), []
-    with bu.serve(zsite) as url:
-        ctx = browser.new_context(viewport=bu.DESKTOP)
-        guard = bu.Guard(ctx)
-        page = ctx.new_page()
-        page.goto(url + "/10-pitfalls/")
-        page.locator(".md-search__button").first.click()
-        bu.wait_until(page, SEARCH_OPEN, what="Zensical 的搜索框打开")
-        for msg, pages in queries:
-            for query in dict.fromkeys([msg, pasted(msg)]):
-                found = list(dict.fromkeys(urlsplit(h).path for h in search(page, query.replace("\n", " "))))
-                if not found or found[0] not in pages:
-                    misses.add(query[:60])
-                problems += appendix_before_content(query[:40], found)
-        ctx.close()
-    assert guard.outside == []
-    assert problems == [], problems
-    assert misses == ZENSICAL_SEARCH_MISSES, (
-        f"新的没找到：{sorted(misses - ZENSICAL_SEARCH_MISSES)}；"
-        f"已经能找到了（从 ZENSICAL_SEARCH_MISSES 里删掉）：{sorted(ZENSICAL_SEARCH_MISSES - misses)}")
 
 
 # The rest of test_browser.py's checks that do not depend on Material's own search UI, run
