@@ -19,7 +19,9 @@ class Book:
     def __post_init__(self):
         self.root = Path(self.root).resolve()
         if not self.python:
-            venv = self.root / ".venv" / "bin" / "python"
+            # Through the venv's real folder: a linked .venv (make bench's clones) would have
+            # torch print its own paths whole instead of relative, and outputs differ.
+            venv = (self.root / ".venv").resolve() / "bin" / "python"
             self.python = str(venv if venv.exists() else Path(sys.executable))
 
     @property

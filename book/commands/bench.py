@@ -49,8 +49,11 @@ def median(measure, n: int = 5) -> float:
 
 def timed(cmd, cwd, env=None) -> float:
     t0 = time.monotonic()
-    subprocess.run(cmd, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+    p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    if p.returncode != 0:  # a failed run is no timing: say what failed
+        raise SystemExit(f"{' '.join(cmd)} 在 {cwd} 失败（退出码 {p.returncode}），最后的输出：\n"
+                         + "\n".join(p.stdout.splitlines()[-40:]))
     return time.monotonic() - t0
 
 

@@ -22,6 +22,9 @@ def _replacements(root: Path):
     home = str(Path.home())
     pairs = [
         (str(root / ".venv"), "$VENV"),
+        # A venv reached through a link (make bench's clones share the checkout's) prints its
+        # module paths by the target's name.
+        (str((root / ".venv").resolve()), "$VENV"),
         (str(root), "$DIR"),
         (sysconfig.get_paths()["stdlib"], "$PYTHON"),
         (sys.base_prefix, "$PYTHON"),

@@ -97,3 +97,15 @@ def test_strings_inside_json_values_are_normalised(tmp_path):
     data = {"reads": f"{tmp_path}/target/debug/deps/foo-0123456789abcdef", "n": [1.5, "x"], "k": 2}
     assert normalize.value(data, tmp_path) == {"reads": "$DIR/target/debug/deps/foo-<hash>",
                                                "n": [1.5, "x"], "k": 2}
+
+
+def test_a_linked_venv_is_venv_by_either_name(tmp_path):
+    """make bench's clones link the checkout's .venv: Python prints its module paths by the
+    link's target, and the output must be the same as from the checkout itself."""
+    real = tmp_path / "shared-venv"
+    (real / "lib").mkdir(parents=True)
+    repo = tmp_path / "clone"
+    repo.mkdir()
+    (repo / ".venv").symlink_to(real)
+    printed = f"{real}/lib/python3.11/site-packages/torch/x.py:1] warn"
+    assert normalize.text(printed, repo) == "$VENV/lib/python3.11/site-packages/torch/x.py:1] warn\n"
