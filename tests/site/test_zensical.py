@@ -23,6 +23,18 @@ def test_every_page_of_the_nav_is_built(zsite):
         assert path.is_file(), src
 
 
+def test_nav_titles_are_text_under_zensical(zsite):
+    """Every page's sidebar entry is its title as text: a title Zensical takes as raw Markdown
+    (a macro in the H1 did that) put `HashMap<String, Linear>`'s `<String,` into every page's
+    DOM as a tag."""
+    html = (zsite / "index.html").read_text(encoding="utf-8")
+    titles = re.findall(r'<span class="md-ellipsis">\s*([^<]*?)\s*</span>', html)
+    assert len(titles) > 40
+    raw = [t for t in titles if "`" in t or "{{" in t]
+    tags = re.findall(r'<span class="md-ellipsis">\s*[^<]*<(?!/span|span class="md-typeset")[^>]*>', html)
+    assert raw == [] and tags == [], (raw, tags)
+
+
 def test_a_broken_structure_stops_the_build(tmp_path):
     root = copy_project(tmp_path / "book")
     page = root / "docs" / "10-pitfalls" / "kldiv-reduction.md"
