@@ -15,7 +15,7 @@ ifeq ($(SITE_URL),)
 unexport SITE_URL
 endif
 
-.PHONY: site test serve check outputs setup bench clean diff review drift reproduce
+.PHONY: site test serve check outputs setup bench clean diff review drift reproduce scan
 
 ## make site：准备环境，重跑输入变了的实验，构建 site/
 ##   什么都没变时（输入文件的内容、工具链、site/ 本身）整步跳过；FORCE=1 照样重建
@@ -78,6 +78,11 @@ reproduce: setup
 
 outputs: setup
 	$(PY) -m book.commands.runner build
+
+## make scan SCRIPT=path/to/train.py [FORMAT=json]：脚本里的每个 torch 调用对到对照表的行和坑
+##   （和「扫描你的脚本」一页是同一个扫描器 docs/assets/scan.js，用 node 运行；规则从清单现场生成）
+scan: .venv/.stamp
+	@$(PY) -m book.commands.scan $(if $(filter json,$(FORMAT)),--json) "$(SCRIPT)"
 
 ## make bench：计时（不是测试）
 bench: setup

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ..errors import BookError
 from ..paths import Book
+from ..site import scan_site
 from ..site.downloads.package import DIR, all_archives
 
 
@@ -19,6 +20,8 @@ def main(argv=None) -> int:
     site = Path(argv[0])
     try:
         archives = all_archives(Book())
+        # The script scanner's rules (an engine without mkdocs_hooks.on_files, like downloads).
+        rules = scan_site.files(Book())
     except BookError as e:
         print(f"错误：{e}", file=sys.stderr)
         return 1
@@ -26,6 +29,9 @@ def main(argv=None) -> int:
     if out.is_dir():
         shutil.rmtree(out)
     for path, data in archives.items():
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_bytes(data)
+    for path, data in rules.items():
         (site / path).parent.mkdir(parents=True, exist_ok=True)
         (site / path).write_bytes(data)
     print(f"下载包：{len(archives)} 个，写到 {out}")

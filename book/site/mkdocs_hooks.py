@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from book.experiments import manifest  # noqa: E402
 from book.paths import Book  # noqa: E402
-from book.site import diagrams, prepare, render_memo, search_index  # noqa: E402
+from book.site import diagrams, prepare, render_memo, scan_site, search_index  # noqa: E402
 from book.site.downloads import package, view  # noqa: E402
 
 @event_priority(100)  # before mkdocs-macros
@@ -82,6 +82,8 @@ def on_files(files, config):
     # Pages whose Markdown is that of an earlier build get its HTML back (book/site/render_memo.py).
     render_memo.install_render_memo(Book(Path(config["config_file_path"]).parent), config, files)
     for path, data in package.all_archives(Book(Path(config["config_file_path"]).parent)).items():
+        files.append(File.generated(config, path, content=data))
+    for path, data in scan_site.files(Book(Path(config["config_file_path"]).parent)).items():
         files.append(File.generated(config, path, content=data))
     return files
 

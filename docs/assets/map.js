@@ -1,8 +1,20 @@
-// The torch → burn map (docs/reference.md, book/pages/reference.py). On every other page this
+// The torch → burn map (docs/reference.md, book/pages/reference.py), and the loader of its
+// companion page's scanner (first block below). On every other page this
 // does nothing. On the map: the filter above the tables (show only 「不同」, 「没有」 or both;
 // book.css hides the rows), a link to a row the filter hides shows all rows again, and each
 // row's 「完整程序」 opens its experiment's program, read in the browser from the row's
 // download (the .tar.gz the link points at), with the lines of this row marked.
+// 「扫描你的脚本」 (docs/scan.md): its scanner (scan.js, about 14 KB gzip) is fetched on that
+// page only, and not from a <script> in the page's text, where the walks allow none.
+(() => {
+  const box = document.getElementById('book-scan');
+  if (!box || document.querySelector('script[data-book-scan]')) return;
+  const s = document.createElement('script');
+  s.src = new URL(box.dataset.base + 'assets/scan.js', location.href).href;
+  s.dataset.bookScan = '';
+  document.head.append(s);
+})();
+
 (() => {
   const bar = document.querySelector('.ref-filter');
   if (!bar) return;

@@ -125,7 +125,7 @@ def zwalk(zsite, browser):
 
 
 def test_walk_every_page(zwalk):
-    from test_browser import CONTENT_TAGS
+    from test_browser import CONTENT_TAGS, PAGE_WIDGETS
     assert len(zwalk.pages) > 40
     assert zwalk.outside == [], zwalk.outside[:5]
     assert zwalk.js_errors == [], zwalk.js_errors[:5]
@@ -139,7 +139,7 @@ def test_walk_every_page(zwalk):
         for d in info["diagrams"]:
             if not d["svg"]:
                 problems.append(f"{path}: 图没有显示：{d['text'][:80]}")
-        extra = set(info["tags"]) - CONTENT_TAGS
+        extra = set(info["tags"]) - CONTENT_TAGS - PAGE_WIDGETS.get(path, set())
         if extra:
             problems.append(f"{path}: 正文里有不该有的元素 {sorted(extra)}")
         if info["scripts"]:

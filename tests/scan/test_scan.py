@@ -1,0 +1,220 @@
+"""The script scanner (docs/assets/scan.js under node, with the rules of book/pages/scan_rules.py)
+against six scripts a porter brings (tests/scan/fixtures/) and their expected reports, written
+by hand from the map and the pitfall pages (tests/scan/expected/): every torch call on its
+line, the rows it must match (null: none in the map), the pitfalls that must fire. Then
+`make scan`'s command with real files, a script with syntax errors, and the rules' own check
+of the pitfall pages' `scan:` entries. Each check is also shown failing on a bad input."""
+import copy
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from book.commands import scan as cmd
+from book.errors import BookError
+from book.pages import scan_rules
+from book.paths import Book
+from scratch import REPO, run_bounded
+
+HERE = Path(__file__).parent
+FIXTURES = sorted(p.stem for p in (HERE / "fixtures").glob("*.py"))
+
+
+@pytest.fixture(scope="module")
+def rules() -> dict:
+    return scan_rules.build(Book(REPO))
+
+
+# Many scans in one node process (make scan runs one per script): the same scan.js, loaded as a
+# module, with each job's rules.
+BATCH = """const api = require(process.argv[1]);
+const job = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+process.stdout.write(JSON.stringify(job.jobs.map(([r, text]) => api.scan(text, job.rules[r]))));"""
+
+
+def scan_many(rules: list[dict], jobs: list[tuple[int, str]]) -> list[dict]:
+    p = run_bounded(["node", "-e", BATCH, str(cmd.SCANNER)], input=json.dumps({"rules": rules, "jobs": jobs}),
+                    capture_output=True, text=True, encoding="utf-8")
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+@pytest.fixture(scope="module")
+def reports(rules) -> dict:
+    """Each fixture's report, scanned once for the tests that read it."""
+    return dict(zip(FIXTURES, scan_many([rules], [(0, script(name)) for name in FIXTURES])))
+
+
+def expected(name: str) -> dict:
+    return json.loads((HERE / "expected" / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def script(name: str) -> str:
+    return (HERE / "fixtures" / f"{name}.py").read_text(encoding="utf-8")
+
+
+def differences(want: dict, report: dict) -> list[str]:
+    """What a report gets wrong against an expected one, call by call (a call is its line and
+    its spelling): a missed call, an extra one, wrong rows, a trap missing or extra."""
+    out, got = [], [dict(c) for c in report["calls"]]
+    for w in want["calls"]:
+        hit = next((g for g in got if g["line"] == w["line"] and g["call"] == w["call"]), None)
+        where = f"第 {w['line']} 行 {w['call']}"
+        if hit is None:
+            out.append(f"{where}：漏掉了这个调用")
+            continue
+        got.remove(hit)
+        if hit["rows"] != w["rows"]:
+            out.append(f"{where}：对照表的行应为 {w['rows']}，得到 {hit['rows']}")
+        if hit["by_name"] != w["by_name"]:
+            out.append(f"{where}：「按名字」应为 {w['by_name']}")
+        for p in sorted(set(w["pitfalls"]) - set(hit["pitfalls"])):
+            out.append(f"{where}：少了坑 {p}")
+        for p in sorted(set(hit["pitfalls"]) - set(w["pitfalls"])):
+            out.append(f"{where}：多了坑 {p}")
+    out += [f"第 {g['line']} 行 {g['call']}：期望里没有这个调用" for g in got]
+    if [e["line"] for e in report["errors"]] != [e["line"] for e in want["errors"]]:
+        out.append(f"语法错误应在 {[e['line'] for e in want['errors']]} 行，得到 {report['errors']}")
+    return out
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_each_fixture_gives_its_expected_report(reports, name):
+    report = reports[name]
+    assert differences(expected(name), report) == []
+    s = report["summary"]
+    assert s["calls"] == len(report["calls"]) == s["same"] + s["differs"] + s["none"] + s["unknown"]
+
+
+def test_the_six_fixtures_are_the_kinds_a_porter_brings():
+    assert FIXTURES == ["cnn_classifier", "finetune", "gan", "gpt_lm", "rnn_lm", "vae"]
+    for name in FIXTURES:
+        assert 60 <= len(script(name).splitlines()) <= 200, name
+
+
+def test_most_calls_match_a_row_and_each_unmatched_one_is_listed(reports):
+    """The issue's bar: at least 90 % of the torch calls match a row; the rest stay in the
+    report (rows null), counted in the summary, never dropped."""
+    total = matched = 0
+    for name in FIXTURES:
+        report = reports[name]
+        total += len(report["calls"])
+        matched += sum(1 for c in report["calls"] if c["rows"])
+        assert report["summary"]["unknown"] == sum(1 for c in report["calls"] if not c["rows"])
+    assert matched / total >= 0.9, (matched, total)
+
+
+def test_a_missed_call_a_wrong_row_and_traps_fail(rules):
+    """The comparison on real scans gone wrong: a call deleted from the script, a row whose
+    anchor changed in the rules, a `scan:` entry gone (a trap missing) and one added (a trap
+    extra) each give their own complaint."""
+    name, want = "cnn_classifier", expected("cnn_classifier")
+    wrong, fewer, more = copy.deepcopy(rules), copy.deepcopy(rules), copy.deepcopy(rules)
+    next(r for r in wrong["rows"] if r["a"] == "nn-conv2d")["a"] = "nn-conv2d_groups"
+    fewer["scan"] = [e for e in fewer["scan"] if e["page"] != "10-pitfalls/pt-legacy-bf16"]
+    more["scan"].append({"call": "nn.Linear", "page": "10-pitfalls/batchnorm"})
+    missed, rows, less, extra = scan_many(
+        [rules, wrong, fewer, more],
+        [(0, script(name).replace("        loss.backward()\n", "        pass\n")),
+         (1, script(name)), (2, script(name)), (3, script(name))])
+    assert any("漏掉了这个调用" in d for d in differences(want, missed))
+    assert any("对照表的行应为" in d for d in differences(want, rows))
+    assert differences(want, less) == ["第 20 行 torch.load：少了坑 10-pitfalls/pt-legacy-bf16"]
+    assert differences(want, extra) == ["第 42 行 nn.Linear：多了坑 10-pitfalls/batchnorm"]
+
+
+SYNTAX = '''import torch
+import torch.nn as nn
+msg = "never closed
+layer = nn.Linear(4, 3)
+def broken(x)
+    return torch.relu(x)
+y = torch.zeros(2, 3
+def after():
+    return torch.sigmoid(torch.ones(3))
+'''
+
+
+def fixed_syntax() -> str:
+    fixed = SYNTAX.replace('"never closed', '"closed"').replace("broken(x)\n", "broken(x):\n")
+    return fixed.replace("(2, 3\n", "(2, 3)\n")
+
+
+def test_a_syntax_error_is_reported_with_its_line_and_the_rest_is_scanned(rules):
+    report, clean = scan_many([rules], [(0, SYNTAX), (0, fixed_syntax())])
+    assert [e["line"] for e in report["errors"]] == [3, 5, 7], report["errors"]
+    assert all(e["message"] for e in report["errors"])
+    calls = [(c["line"], c["call"]) for c in report["calls"]]
+    assert calls == [(4, "nn.Linear"), (6, "torch.relu"), (7, "torch.zeros"), (9, "torch.sigmoid"),
+                     (9, "torch.ones")]
+    assert report["summary"]["errors"] == 3
+    # The same script without its errors: no error, the same calls.
+    assert clean["errors"] == [] and [(c["line"], c["call"]) for c in clean["calls"]] == calls
+
+
+def test_make_scan_prints_a_report_and_exits_0(capsys):
+    p = run_bounded(["make", "-s", "scan", f"SCRIPT={HERE / 'fixtures' / 'vae.py'}"], cwd=REPO,
+                    capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("扫描 ") and "先读这些坑：" in p.stdout and "nn-conv2d" in p.stdout
+    assert cmd.main(["--json", str(HERE / "fixtures" / "vae.py")]) == 0
+    assert differences(expected("vae"), json.loads(capsys.readouterr().out)) == []
+
+
+def unreadable(tmp_path: Path) -> Path:
+    """A file that exists and cannot be read: mode 000 for a user; root reads anything, so
+    there a file of /proc whose read fails."""
+    if os.geteuid() != 0:
+        p = tmp_path / "locked.py"
+        p.write_text("import torch\n", encoding="utf-8")
+        p.chmod(0)
+        return p
+    return Path("/proc/self/mem")
+
+
+def test_a_file_that_is_not_a_readable_python_script_exits_2(tmp_path, capsys):
+    (tmp_path / "weights.py").write_bytes(b"PK\x03\x04\x00\x00binary")
+    (tmp_path / "latin1.py").write_bytes("x = 'caf\xe9'\n".encode("latin-1"))
+    (tmp_path / "notes.txt").write_text("import torch\n", encoding="utf-8")
+    (tmp_path / "folder.py").mkdir()
+    cases = {tmp_path / "missing.py": "找不到文件", tmp_path / "folder.py": "不是文件",
+             unreadable(tmp_path): "读不了文件", tmp_path / "weights.py": "不是文本文件",
+             tmp_path / "latin1.py": "不是 UTF-8 文本", tmp_path / "notes.txt": "看起来不是 Python 脚本"}
+    # In this process: these stop before the rules are built (one run below goes through make).
+    for path, words in cases.items():
+        rc = cmd.main([str(path)])
+        out, err = capsys.readouterr()
+        assert (rc, out) == (2, ""), (path, rc, out, err)
+        assert err.count("\n") == 1 and words in err, (path, err)
+    # The same checks let a script through: a python #! file without the suffix.
+    (tmp_path / "train").write_text("#!/usr/bin/env python3\nimport torch\ntorch.zeros(2)\n", encoding="utf-8")
+    assert cmd.read_script(tmp_path / "train").startswith("#!")
+
+
+def test_a_scan_entry_the_scanner_cannot_produce_stops_the_build():
+    known = {"torch.utils.data.DataLoader", "torch.load"}
+    good = {"10-pitfalls/a": ("A", {"scan": [{"call": "torch.load"}, {"call": "Tensor.half"},
+                                             {"call": "torch.utils.data.DataLoader", "has": "num_workers"}]})}
+    assert [e["call"] for e in scan_rules._scan_entries(good, known)] == [
+        "torch.load", "Tensor.half", "torch.utils.data.DataLoader"]
+    for bad in ({"call": "DataLoader"}, {"call": "torch.load", "when": "x"}, "torch.load"):
+        with pytest.raises(BookError, match="docs/10-pitfalls/b.md"):
+            scan_rules._scan_entries({"10-pitfalls/b": ("B", {"scan": [bad]})}, known)
+
+
+def test_the_rules_carry_what_the_map_and_the_pages_say(rules):
+    anchors = [r["a"] for r in rules["rows"]]
+    assert len(anchors) == len(set(anchors)) and len(anchors) > 400
+    assert ["torch.nn.functional", "F"] in rules["aliases"]
+    # Every row pitfall and every scan: page is a pitfall page with its title.
+    pages = {r["p"] for r in rules["rows"] if r["p"]} | {e["page"] for e in rules["scan"]}
+    assert pages <= set(rules["pitfalls"]) and all(rules["pitfalls"][p] for p in pages)
+    lstm = {rules["rows"][i]["a"]: info for i, info in rules["spell"]["nn.LSTM"]}
+    assert lstm["nn-lstm_num_layers"]["k"] == {"num_layers": "num", "batch_first": "b:True"}
+    assert lstm["nn-default_lstm_batch_first"]["about"][:1] == ["batch_first"]
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__]))
