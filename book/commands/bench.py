@@ -188,16 +188,7 @@ def built_site(measure) -> int:
 
 
 def weight_only() -> int:
-    site = Path(tempfile.mkdtemp(prefix="book-bench-site-"))
-    try:
-        subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-m", "mkdocs", "build", "--strict",
-                        "--quiet", "-d", str(site)], cwd=ROOT, check=True,
-                       env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        page_weights(site)
-    finally:
-        shutil.rmtree(site, ignore_errors=True)
-    return 0
+    return built_site(page_weights)
 
 
 def suite() -> int:
