@@ -23,6 +23,7 @@ DATA = Path(__file__).resolve().parents[2] / "crates" / "cap-gpt" / "data"
 # region: config
 N_LAYER, N_HEAD, N_EMBD, BLOCK = 2, 4, 64, 32
 DROPOUT = 0.0              # burn's attention() has no dropout: the matched run has none
+DROPOUT_RUN = 0.1          # a second run, compared on its final results only
 MICRO, ACCUM = 8, 2        # 8 windows per micro-batch, 2 micro-batches per step
 STEPS, WARMUP = 100, 10
 MAX_LR, MIN_LR = 3e-3, 3e-4
@@ -53,43 +54,46 @@ def batch(ids, offsets):
 # endregion: data
 
 
-# region: model
+# region: attention_module
 class CausalSelfAttention(nn.Module):
-    def __init__(self):
+    def __init__(self, dropout):
         super().__init__()
         self.c_attn = nn.Linear(N_EMBD, 3 * N_EMBD)
         self.c_proj = nn.Linear(N_EMBD, N_EMBD)
-        self.resid_dropout = nn.Dropout(DROPOUT)
+        self.dropout = dropout
+        self.resid_dropout = nn.Dropout(dropout)
 
     def forward(self, x):
         B, T, C = x.shape
         q, k, v = self.c_attn(x).split(C, dim=2)
         q, k, v = (t.view(B, T, N_HEAD, C // N_HEAD).transpose(1, 2) for t in (q, k, v))
         y = F.scaled_dot_product_attention(q, k, v, is_causal=True,
-                                           dropout_p=DROPOUT if self.training else 0.0)
+                                           dropout_p=self.dropout if self.training else 0.0)
         y = y.transpose(1, 2).contiguous().view(B, T, C)
         return self.resid_dropout(self.c_proj(y))
+# endregion: attention_module
 
 
+# region: model
 class MLP(nn.Module):
-    def __init__(self):
+    def __init__(self, dropout):
         super().__init__()
         self.c_fc = nn.Linear(N_EMBD, 4 * N_EMBD)
         self.gelu = nn.GELU()
         self.c_proj = nn.Linear(4 * N_EMBD, N_EMBD)
-        self.dropout = nn.Dropout(DROPOUT)
+        self.dropout = nn.Dropout(dropout)
 
     def forward(self, x):
         return self.dropout(self.c_proj(self.gelu(self.c_fc(x))))
 
 
 class Block(nn.Module):
-    def __init__(self):
+    def __init__(self, dropout):
         super().__init__()
         self.ln_1 = nn.LayerNorm(N_EMBD)
-        self.attn = CausalSelfAttention()
+        self.attn = CausalSelfAttention(dropout)
         self.ln_2 = nn.LayerNorm(N_EMBD)
-        self.mlp = MLP()
+        self.mlp = MLP(dropout)
 
     def forward(self, x):
         x = x + self.attn(self.ln_1(x))
@@ -97,12 +101,12 @@ class Block(nn.Module):
 
 
 class GPT(nn.Module):
-    def __init__(self, vocab):
+    def __init__(self, vocab, dropout=DROPOUT):
         super().__init__()
         self.wte = nn.Embedding(vocab, N_EMBD)
         self.wpe = nn.Embedding(BLOCK, N_EMBD)
-        self.drop = nn.Dropout(DROPOUT)
-        self.h = nn.ModuleList(Block() for _ in range(N_LAYER))
+        self.drop = nn.Dropout(dropout)
+        self.h = nn.ModuleList(Block(dropout) for _ in range(N_LAYER))
         self.ln_f = nn.LayerNorm(N_EMBD)
         self.lm_head = nn.Linear(N_EMBD, vocab, bias=False)
         self.lm_head.weight = self.wte.weight  # weight tying: one tensor, two uses
@@ -228,6 +232,17 @@ def generate(model, stoi, chars, draws):
 # endregion: sample
 
 
+# region: evaluate
+def evaluate(model, ids):
+    """The mean loss over fixed windows (every 53rd offset, none padded), dropout off."""
+    model.eval()
+    with torch.no_grad():
+        _, loss = model(*batch(ids, range(0, len(ids) - BLOCK - 1, 53)))
+    model.train()
+    return loss.item()
+# endregion: evaluate
+
+
 def summary(model):
     """Each parameter by PyTorch name: its L2 norm and every 97th value (row-major, PyTorch's
     layout). c_attn.bias is split into its q, k and v thirds; the k thirds, whose gradient is
@@ -280,12 +295,19 @@ def main():
     same_weights = all(torch.equal(after[k], v) for k, v in model.state_dict().items())
     # endregion: resume_run
 
+    eval_loss = evaluate(model, ids)
     torch.save(model.state_dict(), "gpt.pt")
     shared_text, gap = generate(model, stoi, chars, draws)
     torch.manual_seed(SEED)
     own_text, _ = generate(model, stoi, chars, None)
 
     final, key_bias = summary(model)
+    # region: dropout_run
+    torch.manual_seed(SEED)  # the dropout masks come from torch's RNG: burn cannot draw them
+    dropped = GPT(len(chars), dropout=DROPOUT_RUN)
+    dropped.load_state_dict(torch.load(DATA / "init.pt", weights_only=True))
+    dropped_record = train(dropped, configure_optimizer(dropped), ids, order, 0, STEPS)
+    # endregion: dropout_run
     steps = lambda v, first=0: {f"step{first + k + 1:03d}": x for k, x in enumerate(v)}
     ckpt = torch.load("ckpt.pt", weights_only=True)["model"]
     print(json.dumps({
@@ -307,6 +329,9 @@ def main():
         "lr": steps(record["lr"]),
         "grad_norm": steps(record["grad_norm"]),
         "clipped_steps": sum(n > CLIP for n in record["grad_norm"]),
+        "eval_loss": eval_loss,
+        "dropout_run": {"dropout": DROPOUT_RUN, "eval_loss": evaluate(dropped, ids),
+                        "last10_train_loss": sum(dropped_record["loss"][-10:]) / 10},
         "final": final,
         "final_key_bias": key_bias,
         "resume": {"from_step": RESUME_AT,

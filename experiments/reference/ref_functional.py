@@ -484,6 +484,13 @@ def ce_ignore_index():
 
 
 @row
+def ce_ignore_index_neg():
+    # a GPT script's padding: the targets past the end of the text are -1
+    x = logits()
+    return loss_out(nn.CrossEntropyLoss(ignore_index=-1)(x, torch.tensor([2, -1, 1, -1])), x)
+
+
+@row
 def ce_sum():
     return ce_with(reduction="sum")
 

@@ -264,8 +264,9 @@ def test_every_page_has_full_views_and_working_downloads(site, book):
             if not all(n.startswith(f"{exp_id}/") for n in got) or f"{exp_id}/README.md" not in got:
                 problems.append(f"{src}: {target.name} 里的文件不对：{got[:3]}")
             labels = re.findall(r"<label[^>]*>([^<]+)</label>", body)
+            # A script that reads a crate's data/ brings that crate along: its files go under burn.
             want = (["PyTorch"] if exps[exp_id].python else []) + \
-                   (["burn"] if exps[exp_id].burn or exps[exp_id].needs else [])
+                   (["burn"] if efiles.crates_of(book, exps[exp_id]) else [])
             if labels != want:
                 problems.append(f"{src}: {exp_id} 的标签页是 {labels}，应为 {want}")
             texts = {i: unescape(re.sub(r"<[^>]+>", "", b)) for i, b in blocks}

@@ -8,12 +8,12 @@ use std::process::Command;
 use std::time::Instant;
 
 use burn::module::{Module, ModuleVisitor, Param, ParamGroup, ParamId};
-use burn::nn::{Embedding, EmbeddingConfig, LayerNorm, LayerNormConfig, Linear, LinearConfig};
+use burn::nn::{Dropout, DropoutConfig, Embedding, EmbeddingConfig, LayerNorm, LayerNormConfig, Linear, LinearConfig};
 use burn::optim::{AdamWConfig, GradientsAccumulator, GradientsParams, ModuleOptimizer};
 use burn::prelude::*;
 use burn::store::bridge::to_data;
 use burn::store::{ModuleSnapshot, PytorchStore};
-use burn::tensor::activation::{gelu, log_softmax};
+use burn::tensor::activation::{gelu, log_softmax, softmax};
 use burn::tensor::DType;
 use burn::tensor::module::attention;
 use burn::tensor::ops::AttentionModuleOptions;
@@ -35,6 +35,8 @@ const MIN_LR: f64 = 3e-4;
 const WEIGHT_DECAY: f32 = 0.1;
 const CLIP: f32 = 1.0;
 const RESUME_AT: usize = 60;
+const DROPOUT_RUN: f64 = 0.1; // a second run, compared on its final results only
+const SEED: u64 = 1337;
 // endregion: config
 /// The steps cap-gpt-ddp compares (`--replicas`).
 const DDP_STEPS: usize = 10;
@@ -55,11 +57,13 @@ fn batch(ids: &[i64], offsets: &[usize], device: &Device) -> (Tensor<2, Int>, Te
 }
 // endregion: data
 
-// region: model
+// region: attention_module
 #[derive(Module, Debug)]
 struct CausalSelfAttention {
     c_attn: Linear,
     c_proj: Linear,
+    attn_dropout: Dropout,
+    resid_dropout: Dropout,
 }
 
 impl CausalSelfAttention {
@@ -69,16 +73,28 @@ impl CausalSelfAttention {
         let head = |i: usize| {
             qkv.clone().slice(s![.., .., i * c..(i + 1) * c]).reshape([b, t, N_HEAD, c / N_HEAD]).swap_dims(1, 2)
         };
-        let causal = AttentionModuleOptions { is_causal: true, ..Default::default() };
-        let y = attention(head(0), head(1), head(2), None, None, causal); // no dropout argument
-        self.c_proj.forward(y.swap_dims(1, 2).reshape([b, t, c]))
+        let (q, k, v) = (head(0), head(1), head(2));
+        let y = if self.attn_dropout.prob == 0.0 {
+            let causal = AttentionModuleOptions { is_causal: true, ..Default::default() };
+            attention(q, k, v, None, None, causal) // burn's attention() has no dropout argument
+        } else {
+            // With dropout on the attention weights: the masked softmax written out.
+            let att = q.matmul(k.swap_dims(2, 3)) / ((c / N_HEAD) as f64).sqrt();
+            let future = Tensor::<2, Bool>::tril_mask([t, t], 0, &att.device()); // true above the diagonal
+            let att = att.mask_fill(future.unsqueeze::<4>().expand([b, N_HEAD, t, t]), f32::NEG_INFINITY);
+            self.attn_dropout.forward(softmax(att, 3)).matmul(v)
+        };
+        self.resid_dropout.forward(self.c_proj.forward(y.swap_dims(1, 2).reshape([b, t, c])))
     }
 }
+// endregion: attention_module
 
+// region: model
 #[derive(Module, Debug)]
 struct Mlp {
     c_fc: Linear,
     c_proj: Linear,
+    dropout: Dropout,
 }
 
 #[derive(Module, Debug)]
@@ -93,7 +109,7 @@ impl Block {
     fn forward(&self, x: Tensor<3>) -> Tensor<3> {
         let x = x.clone() + self.attn.forward(self.ln_1.forward(x));
         let h = self.mlp.c_fc.forward(self.ln_2.forward(x.clone()));
-        x + self.mlp.c_proj.forward(gelu(h)) // burn's gelu is the exact (erf) one, as nn.GELU()
+        x + self.mlp.dropout.forward(self.mlp.c_proj.forward(gelu(h))) // burn's gelu is exact (erf), as nn.GELU()
     }
 }
 
@@ -102,22 +118,28 @@ impl Block {
 struct Gpt {
     wte: Embedding,
     wpe: Embedding,
+    drop: Dropout,
     h: Vec<Block>,
     ln_f: LayerNorm,
 }
 
 impl Gpt {
-    fn init(vocab: usize, device: &Device) -> Self {
+    fn init(vocab: usize, dropout: f64, device: &Device) -> Self {
         let linear = |i, o| LinearConfig::new(i, o).init(device);
+        let drop = || DropoutConfig::new(dropout).init();
         let block = || Block {
             ln_1: LayerNormConfig::new(N_EMBD).init(device),
-            attn: CausalSelfAttention { c_attn: linear(N_EMBD, 3 * N_EMBD), c_proj: linear(N_EMBD, N_EMBD) },
+            attn: CausalSelfAttention {
+                c_attn: linear(N_EMBD, 3 * N_EMBD), c_proj: linear(N_EMBD, N_EMBD),
+                attn_dropout: drop(), resid_dropout: drop(),
+            },
             ln_2: LayerNormConfig::new(N_EMBD).init(device),
-            mlp: Mlp { c_fc: linear(N_EMBD, 4 * N_EMBD), c_proj: linear(4 * N_EMBD, N_EMBD) },
+            mlp: Mlp { c_fc: linear(N_EMBD, 4 * N_EMBD), c_proj: linear(4 * N_EMBD, N_EMBD), dropout: drop() },
         };
         Gpt {
             wte: EmbeddingConfig::new(vocab, N_EMBD).init(device),
             wpe: EmbeddingConfig::new(BLOCK, N_EMBD).init(device),
+            drop: drop(),
             h: (0..N_LAYER).map(|_| block()).collect(),
             ln_f: LayerNormConfig::new(N_EMBD).init(device),
         }
@@ -126,7 +148,7 @@ impl Gpt {
     fn forward(&self, idx: Tensor<2, Int>) -> Tensor<3> {
         let t = idx.dims()[1];
         let pos = Tensor::<1, Int>::arange(0..t as i64, &idx.device()).unsqueeze::<2>();
-        let mut x = self.wte.forward(idx) + self.wpe.forward(pos);
+        let mut x = self.drop.forward(self.wte.forward(idx) + self.wpe.forward(pos));
         for block in &self.h {
             x = block.forward(x);
         }
@@ -317,7 +339,7 @@ fn resume(dir: &str) {
     let data = load_data();
     let meta: Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}/meta.json")).unwrap()).unwrap();
     let vocab = meta["config"]["vocab"].as_u64().unwrap() as usize;
-    let model = Gpt::init(vocab, &device).load_file(format!("{dir}/model.bpk")); // the saved ParamIds
+    let model = Gpt::init(vocab, 0.0, &device).load_file(format!("{dir}/model.bpk")); // the saved ParamIds
     let mut optim = optimizer(&model).load(format!("{dir}/optim.bpk")).expect("load optimizer");
     let step = meta["step"].as_u64().unwrap() as usize;
     let (model, rec) = train(model, &mut optim, &data, step, STEPS, None);
@@ -357,6 +379,15 @@ fn load_init(model: &mut Gpt) {
 /// Each parameter by PyTorch name: its L2 norm and every 97th value in PyTorch's layout (a
 /// Linear weight transposed back to [out, in]). c_attn.bias is split into its q, k, v thirds;
 /// the k thirds, whose gradient is only rounding noise, are returned apart.
+// region: evaluate
+/// The mean loss over fixed windows (every 53rd offset, none padded), without autodiff.
+fn evaluate(model: &Gpt, ids: &[i64]) -> f32 {
+    let offsets: Vec<usize> = (0..ids.len() - BLOCK - 1).step_by(53).collect();
+    let (x, y) = batch(ids, &offsets, &Device::flex());
+    cross_entropy(model.valid().forward(x), y).into_scalar()
+}
+// endregion: evaluate
+
 fn summary(model: &Gpt) -> (Value, Value) {
     let (mut out, mut key_bias) = (Map::new(), Map::new());
     for snap in model.collect(None, None, false) {
@@ -441,7 +472,7 @@ fn replicas_main() {
     let device = Device::flex().autodiff();
     let data = load_data();
     let fresh = || {
-        let mut m = Gpt::init(data.vocab.len(), &device);
+        let mut m = Gpt::init(data.vocab.len(), 0.0, &device);
         load_init(&mut m);
         m
     };
@@ -474,7 +505,7 @@ fn main() {
     let device = Device::flex().autodiff();
     let data = load_data();
 
-    let mut model = Gpt::init(data.vocab.len(), &device);
+    let mut model = Gpt::init(data.vocab.len(), 0.0, &device);
     load_init(&mut model);
     let (x0, y0) = batch(&data.ids, &data.order[0][0], &device);
     let logits0 = model.valid().forward(x0.clone().inner());
@@ -510,16 +541,24 @@ fn main() {
 
     // region: resume_run
     let resumed = run("cap-gpt", &["--resume", "ckpt"]);
-    let after = Gpt::init(data.vocab.len(), &device).load_file("resumed.bpk");
+    let after = Gpt::init(data.vocab.len(), 0.0, &device).load_file("resumed.bpk");
     let same_weights = weights(&after) == weights(&model);
     let bits: Vec<u64> = serde_json::from_value(resumed["loss_bits"].clone()).unwrap();
     let resumed_loss: Vec<f64> = bits.into_iter().map(f64::from_bits).collect();
     // endregion: resume_run
 
+    let eval_loss = evaluate(&model, &data.ids);
     model.valid().save_file("gpt.bpk").expect("save gpt.bpk");
     let sample = run("cap-gpt-generate", &["gpt.bpk"]);
 
-    let ckpt = Gpt::init(data.vocab.len(), &device).load_file("ckpt/model.bpk");
+    // region: dropout_run
+    device.seed(SEED); // the dropout masks come from burn's RNG, not torch's
+    let mut dropped = Gpt::init(data.vocab.len(), DROPOUT_RUN, &device);
+    load_init(&mut dropped);
+    let mut optim = optimizer(&dropped);
+    let (dropped, dropped_rec) = train(dropped, &mut optim, &data, 0, STEPS, None);
+    // endregion: dropout_run
+    let ckpt = Gpt::init(data.vocab.len(), 0.0, &device).load_file("ckpt/model.bpk");
     let ignored: usize = data.order.iter().flatten()
         .map(|o| batch(&data.ids, o, &device).1.lower_elem(0).int().sum().into_scalar::<i64>() as usize)
         .sum();
@@ -539,6 +578,9 @@ fn main() {
         "lr": steps(&rec.lr, 0),
         "grad_norm": steps(&rec.grad_norm, 0),
         "clipped_steps": rec.grad_norm.iter().filter(|&&n| n > CLIP).count(),
+        "eval_loss": f64::from(eval_loss),
+        "dropout_run": {"dropout": DROPOUT_RUN, "eval_loss": f64::from(evaluate(&dropped, &data.ids)),
+                        "last10_train_loss": dropped_rec.loss[STEPS - 10..].iter().sum::<f64>() / 10.0},
         "final": weights_end,
         "final_key_bias": key_bias,
         "resume": {"from_step": RESUME_AT, "loss": steps(&resumed_loss, RESUME_AT),

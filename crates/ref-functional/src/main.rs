@@ -654,6 +654,20 @@ mod ce_ignore_index {
     }
 }
 
+mod ce_ignore_index_neg {
+    use burn::prelude::*;
+    use burn::tensor::activation::log_softmax;
+
+    // ignore_index=-1：pad_tokens 是 usize 的类别号，写不出 -1。照定义写：-1 先夹到 0 免得
+    // gather 越界，这些位置乘 0，分母是真实目标的个数
+    pub fn run(x: Tensor<2>, y: Tensor<1, Int>) -> Tensor<1> {
+        let n = y.dims()[0];
+        let keep = y.clone().greater_equal_elem(0).float();
+        let picked = log_softmax(x, 1).gather(1, y.clamp_min(0).reshape([n, 1])).reshape([n]);
+        (picked * keep.clone()).sum().neg() / keep.sum()
+    }
+}
+
 mod ce_sum {
     use burn::prelude::*;
     use burn::tensor::activation::log_softmax;
@@ -1072,6 +1086,9 @@ fn losses(row: &mut impl FnMut(&str, Value)) {
     row("ce_weight", ce(&|x, y| ce_weight::run(x, y, w3())));
     row("ce_weight_smoothing", ce(&|x, y| ce_weight_smoothing::run(x, y, w3())));
     row("ce_ignore_index", ce(&ce_ignore_index::run));
+    let x = logits(&ad);
+    let padded = Tensor::<1, Int>::from_data(TensorData::new(vec![2i64, -1, 1, -1], [B]), &ad);
+    row("ce_ignore_index_neg", loss_out(ce_ignore_index_neg::run(x.clone(), padded), &x));
     row("ce_sum", ce(&ce_sum::run));
     row("ce_none", ce(&ce_none::run));
     row("nll", ce(&nll::run));
