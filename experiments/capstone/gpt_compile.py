@@ -18,7 +18,7 @@ os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.abspath("inductor_cache")
 import torch  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gpt import ACCUM, CLIP, DATA, GPT, batch, configure_optimizer, get_lr, load_text  # noqa: E402
+from gpt import DATA, GPT, configure_optimizer, load_text, train  # noqa: E402
 
 COMPILE_STEPS = 12
 # One thread: the compiled kernels' parallel reductions otherwise add in a different order from
@@ -27,6 +27,7 @@ torch.set_num_threads(1)
 
 
 def run(compiled):
+    """gpt.py's train(), one optimizer step at a time: the losses and each step's wall time."""
     text, chars, stoi = load_text()
     ids = torch.tensor([stoi[c] for c in text])
     order = json.loads((DATA / "order.json").read_text())["steps"]
@@ -34,23 +35,12 @@ def run(compiled):
     model.load_state_dict(torch.load(DATA / "init.pt", weights_only=True))
     optimizer = configure_optimizer(model)
     # region: compile
-    forward = torch.compile(model) if compiled else model
+    forward = torch.compile(model) if compiled else model  # the same parameters either way
     # endregion: compile
     losses, seconds = [], []
     for step in range(COMPILE_STEPS):
         start = time.perf_counter()
-        for group in optimizer.param_groups:
-            group["lr"] = get_lr(step)
-        total = 0.0
-        for micro in range(ACCUM):
-            x, y = batch(ids, order[step][micro])
-            _, loss = forward(x, y)
-            (loss / ACCUM).backward()
-            total += loss.item() / ACCUM
-        torch.nn.utils.clip_grad_norm_(model.parameters(), CLIP)
-        optimizer.step()
-        optimizer.zero_grad(set_to_none=True)
-        losses.append(total)
+        losses += train(forward, optimizer, ids, order, step, step + 1)["loss"]
         seconds.append(time.perf_counter() - start)
     return losses, seconds
 

@@ -206,16 +206,15 @@ fn cross_entropy(logits: Tensor<3>, targets: Tensor<2, Int>) -> Tensor<1> {
 // endregion: loss
 
 // region: optim
-/// The ids of the parameters that decay (2-D weights, the tied wte among them) and of those
-/// that do not (biases, LayerNorm), as configure_optimizer splits them.
-struct Groups {
-    decay: Vec<ParamId>,
-    no_decay: Vec<ParamId>,
-}
+/// The ids of the parameters that do not decay: the 1-D ones (biases, LayerNorm), as
+/// configure_optimizer splits them. The 2-D weights, the tied wte among them, decay.
+struct NoDecay(Vec<ParamId>);
 
-impl ModuleVisitor for Groups {
+impl ModuleVisitor for NoDecay {
     fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
-        if D >= 2 { self.decay.push(param.id) } else { self.no_decay.push(param.id) }
+        if D < 2 {
+            self.0.push(param.id);
+        }
     }
 }
 
@@ -223,9 +222,9 @@ impl ModuleVisitor for Groups {
 /// group of 1-D parameters overrides it with an AdamW without decay.
 fn optimizer(model: &Gpt) -> ModuleOptimizer {
     let adamw = |wd: f32| AdamWConfig::new().with_beta_1(0.9).with_beta_2(0.95).with_epsilon(1e-8).with_weight_decay(wd);
-    let mut groups = Groups { decay: Vec::new(), no_decay: Vec::new() };
-    model.visit(&mut groups);
-    adamw(WEIGHT_DECAY).init().with_group(ParamGroup::from_ids(groups.no_decay), adamw(0.0).build(), None)
+    let mut no_decay = NoDecay(Vec::new());
+    model.visit(&mut no_decay);
+    adamw(WEIGHT_DECAY).init().with_group(ParamGroup::from_ids(no_decay.0), adamw(0.0).build(), None)
 }
 // endregion: optim
 
