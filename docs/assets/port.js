@@ -1,0 +1,706 @@
+/* 「生成 crate」: writes a PyTorch script's nn.Module classes as a burn 0.22.1 crate. One program
+ * for the scan page (the button beside 「扫描」) and for `make port` (book/commands/port.py runs
+ * `node port.js --rules R --parser P SCRIPT`, which prints the files as JSON).
+ *
+ * It reads the script through @lezer/python (assets/pyparse.js) and writes only what its rules
+ * allow: each piece of burn code comes from a template that book/port/rules.py checked against
+ * the map row it names, so a statement without a template becomes todo!() with its line and
+ * why. Field names are the script's attribute names, so its state_dict loads through
+ * PytorchStore. The crate's fixed files (Cargo.toml, Cargo.lock, check.py, ...) come in the rules. */
+(function () {
+  'use strict';
+  let parser = null;
+  function useParser(p) { parser = p.parser || p; }
+
+  class Todo extends Error {}
+  const todo = (why) => { throw new Todo(why); };
+
+  // ------------------------------------------------------------------ tree
+  function build(src) {
+    const lines = [0];
+    for (let i = 0; i < src.length; i++) if (src[i] === '\n') lines.push(i + 1);
+    const lineOf = (pos) => { let lo = 0, hi = lines.length - 1; while (lo < hi) { const m = (lo + hi + 1) >> 1; if (lines[m] <= pos) lo = m; else hi = m - 1; } return lo + 1; };
+    function conv(c) {
+      const n = { name: c.name, from: c.from, to: c.to, kids: [], err: c.type.isError };
+      if (c.firstChild()) { do { n.kids.push(conv(c)); } while (c.nextSibling()); c.parent(); }
+      n.text = src.slice(n.from, n.to);
+      n.line = lineOf(n.from);
+      return n;
+    }
+    return conv(parser.parse(src).cursor());
+  }
+  const PUNCT = new Set(['(', ')', '[', ']', '{', '}', ',', ':', '.', '=', 'AssignOp']);
+  const sig = (n) => n.kids.filter((k) => !PUNCT.has(k.name) && k.name !== 'Comment');
+  const kid = (n, name) => n.kids.find((k) => k.name === name);
+  // An assignment's targets and value: `a, b = 1, 2` has no tuple node in lezer's tree.
+  function assign(st) {
+    const i = st.kids.findIndex((k) => k.name === 'AssignOp');
+    const left = st.kids.slice(0, i).filter((k) => k.name !== ','), right = st.kids.slice(i + 1).filter((k) => k.name !== ',');
+    return { targets: left, values: right };
+  }
+
+  // A dotted name (torch.nn.Linear, self.conv1) or null.
+  function dotted(n) {
+    if (n.name === 'VariableName') return n.text;
+    if (n.name === 'MemberExpression' && kid(n, 'PropertyName')) {
+      const head = dotted(n.kids[0]);
+      return head && head + '.' + kid(n, 'PropertyName').text;
+    }
+    return null;
+  }
+
+  // ------------------------------------------------------------------ names
+  function canon(name, imports, aliases) {
+    const parts = name.split('.');
+    if (imports[parts[0]] !== undefined) parts[0] = imports[parts[0]];
+    let full = parts.join('.');
+    for (const [from, to] of aliases) if (full === from || full.startsWith(from + '.')) { full = to + full.slice(from.length); break; }
+    return full;
+  }
+
+  function readImports(top) {
+    const imports = {};
+    for (const st of top.kids) {
+      if (st.name !== 'ImportStatement') continue;
+      const words = st.kids;
+      if (words[0].name === 'from') {
+        const mod = words.slice(1, words.findIndex((k) => k.name === 'import')).map((k) => k.text).join('');
+        const rest = words.slice(words.findIndex((k) => k.name === 'import') + 1).filter((k) => k.name === 'VariableName' || k.name === 'as');
+        for (let i = 0; i < rest.length; i++) {
+          if (rest[i].name !== 'VariableName') continue;
+          const name = rest[i].text;
+          if (rest[i + 1] && rest[i + 1].name === 'as') { imports[rest[i + 2].text] = mod + '.' + name; i += 2; } else imports[name] = mod + '.' + name;
+        }
+      } else {
+        const rest = words.slice(1).filter((k) => k.name !== ',');
+        for (let i = 0; i < rest.length; i++) {
+          let j = i, name = rest[i].text;
+          while (rest[j + 1] && rest[j + 1].name === '.') { name += '.' + rest[j + 2].text; j += 2; }
+          if (rest[j + 1] && rest[j + 1].name === 'as') { imports[rest[j + 2].text] = name; j += 2; } else imports[name.split('.')[0]] = name.split('.')[0];
+          i = j;
+        }
+      }
+    }
+    return imports;
+  }
+
+  // ------------------------------------------------------------------ literals and constants
+  // A Python value the generator can write: number, bool, string, None or a tuple of them.
+  function literal(n, consts) {
+    switch (n.name) {
+      case 'Number': {
+        if (/^[0-9_]+$/.test(n.text)) return { v: parseInt(n.text.replace(/_/g, ''), 10), int: true };
+        if (/^[0-9_.eE+-]+$/.test(n.text)) return { v: parseFloat(n.text.replace(/_/g, '')), int: false };
+        return null;
+      }
+      case 'Boolean': return { v: n.text === 'True', bool: true };
+      case 'None': return { v: null, none: true };
+      case 'String': { const m = /^(['"])(.*)\1$/s.exec(n.text); return m ? { v: m[2], str: true } : null; }
+      case 'VariableName': return consts && consts[n.text] ? Object.assign({ name: n.text }, consts[n.text]) : null;
+      case 'UnaryExpression': { const x = literal(sig(n)[1] || n.kids[1], consts); return x && typeof x.v === 'number' && n.kids[0].text === '-' ? { v: -x.v, int: x.int } : null; }
+      case 'ParenthesizedExpression': return literal(sig(n)[0], consts);
+      case 'TupleExpression': { const xs = sig(n).map((k) => literal(k, consts)); return xs.every(Boolean) ? { v: xs.map((x) => x.v), tuple: true, int: xs.every((x) => x.int) } : null; }
+      case 'BinaryExpression': {
+        const [a, op, b] = n.kids, x = literal(a, consts), y = literal(b, consts);
+        if (!x || !y || typeof x.v !== 'number' || typeof y.v !== 'number') return null;
+        const int = x.int && y.int;
+        const v = { '+': x.v + y.v, '-': x.v - y.v, '*': x.v * y.v, '//': Math.floor(x.v / y.v), '/': x.v / y.v }[op.text];
+        return v === undefined ? null : { v, int: int && op.text !== '/' };
+      }
+      default: return null;
+    }
+  }
+
+  function rust(v, how) {
+    const arr = Array.isArray(v) ? v : [v, v];
+    if (how === 'pair') return arr.map((x) => rust(x)).join(', ');
+    if (how === 'fpair') return arr.map((x) => rust(x, 'f')).join(', ');
+    if (how === 'quad') return [v, v, v, v].map((x) => rust(x)).join(', ');
+    if (how === 'f') { const s = String(v); return /[.e]/.test(s) ? s : s + '.0'; }
+    if (typeof v === 'boolean') return v ? 'true' : 'false';
+    return String(v);
+  }
+  const SLOT = /\{([a-z_]+)(?::([a-z]+))?\}/g;
+  function fill(piece, values) {
+    return piece.replace(SLOT, (_, name, how) => {
+      if (!(name in values)) throw new Error('port: no value for ' + name);
+      const v = values[name];
+      return typeof v === 'string' && !how ? v : rust(v, how);
+    });
+  }
+
+  // ------------------------------------------------------------------ arguments
+  function parseSig(sigList) {
+    return sigList.map((s) => {
+      const i = s.indexOf('=');
+      if (i < 0) return { name: s.replace(/^\*/, ''), star: s[0] === '*' };
+      const raw = s.slice(i + 1);
+      let d = raw === 'True' ? true : raw === 'False' ? false : raw === 'None' ? null : /^["']/.test(raw) ? raw.slice(1, -1) : Number(raw);
+      return { name: s.slice(0, i), def: d, has: true };
+    });
+  }
+  // The call's arguments by the template's signature: {name: node}.
+  function bind(argList, sigList, receiver) {
+    const params = parseSig(sigList), out = {};
+    let pi = 0;
+    if (receiver) { out[params[0].name] = receiver; pi = 1; }
+    const args = sig(argList);
+    for (let i = 0; i < argList.kids.length; i++) {
+      const k = argList.kids[i];
+      if (PUNCT.has(k.name)) continue;
+      const next = argList.kids[i + 1];
+      if (k.name === 'VariableName' && next && next.name === 'AssignOp') { out[k.text] = argList.kids[i + 2]; i += 2; continue; }
+      if (pi >= params.length) todo('参数比 PyTorch 的签名多');
+      if (params[pi].star) { (out[params[pi].name] = out[params[pi].name] || []).push(k); continue; }
+      out[params[pi++].name] = k;
+    }
+    void args;
+    return { params, out };
+  }
+
+  // ------------------------------------------------------------------ the generator
+  function port(text, rules, opts) {
+    opts = opts || {};
+    const top = build(text);
+    const imports = readImports(top);
+    const name = (n) => { const d = dotted(n); return d && canon(d, imports, rules.aliases); };
+    const rowsUsed = new Set(), pitfalls = new Set(), todos = [], uses = new Set(['burn::prelude::*']);
+    const link = (anchor) => rules.site + 'reference/#' + anchor;
+    const stmtText = (n) => n.text.split('\n').map((l) => l.trim()).join(' ').replace(/\s+/g, ' ');
+
+    // Module-level constants: NAME = literal (or a tuple of them).
+    const consts = {};
+    for (const st of top.kids) {
+      if (st.name !== 'AssignStatement') continue;
+      const { targets, values } = assign(st);
+      if (targets.length === values.length) targets.forEach((t, i) => { const l = literal(values[i], consts); if (l && !l.str && t.name === 'VariableName') consts[t.text] = l; });
+    }
+    const constName = (n) => n.toUpperCase();
+    const constsUsed = new Set();
+    const useConst = (n) => { constsUsed.add(n); return constName(n); };
+
+    // The nn.Module subclasses, in the script's order.
+    const classes = [];
+    for (const st of top.kids) {
+      if (st.name !== 'ClassDefinition') continue;
+      const bases = kid(st, 'ArgList');
+      if (!bases || !sig(bases).some((b) => name(b) === 'nn.Module')) continue;
+      classes.push({ name: kid(st, 'VariableName').text, node: st, fields: [], methods: {} });
+    }
+    const byName = Object.fromEntries(classes.map((c) => [c.name, c]));
+    for (const c of classes) {
+      for (const f of kid(c.node, 'Body').kids) if (f.name === 'FunctionDefinition') c.methods[kid(f, 'VariableName').text] = f;
+    }
+
+    const valueOf = (n, env) => {
+      const l = literal(n, consts);
+      if (l) return l;
+      if (env && n.name === 'VariableName' && env[n.text]) return env[n.text];
+      return null;
+    };
+    const rustValue = (n, env) => {
+      if (n.name === 'VariableName' && env && env[n.text] && env[n.text].param) return n.text;
+      if (n.name === 'VariableName' && consts[n.text]) return useConst(n.text);
+      if (n.name === 'BinaryExpression') {
+        const [a, op, b] = n.kids;
+        if (['+', '-', '*', '//'].includes(op.text)) return rustValue(a, env) + ' ' + (op.text === '//' ? '/' : op.text) + ' ' + rustValue(b, env);
+      }
+      const l = literal(n, consts);
+      if (l && typeof l.v === 'number') return l.int ? String(l.v) : rust(l.v, 'f');
+      todo('参数 ' + n.text + ' 不是字面值或常量');
+    };
+
+    // A template's constructor or call, with the script's arguments.
+    function instantiate(t, call, spelling, receiver, env, input) {
+      const { params, out } = bind(kid(call, 'ArgList'), t.sig || [], receiver);
+      const values = { device: 'device' };
+      let code = t.replace_init || t.init || '';
+      const used = [t.row];
+      for (const p of params) {
+        const node = out[p.name];
+        if (p.name === 'input' || p.star) continue;
+        const o = (t.options || {});
+        if (node === undefined) {
+          if (p.has) values[p.name] = p.def;
+          if ((t.always || []).includes(p.name)) values[p.name] = p.def;
+          const opt = o[p.name];
+          if (opt && opt.always && (!opt.values || opt.values.includes(p.def))) { code += fill(opt.code, values); used.push(opt.row); }
+          if (t.required && t.required.includes(p.name)) todo(spelling + ' 没写 ' + p.name + '：对照表只有写了它的行');
+          continue;
+        }
+        const lit = valueOf(node, env);
+        const v = lit ? lit.v : null;
+        if (lit && p.has && JSON.stringify(v) === JSON.stringify(p.def) && !(o[p.name] && o[p.name].always)) { values[p.name] = v; continue; }
+        const keyed = lit && o[p.name + '=' + v];
+        const opt = keyed || o[p.name];
+        if (!opt && !(t.always || []).includes(p.name) && !SLOTS(t).has(p.name)) todo(spelling + ' 的参数 ' + p.name + '=' + node.text + '：对照表没有这样写的行');
+        if (opt && opt.values && !(lit && opt.values.includes(v))) todo(spelling + ' 的参数 ' + p.name + '=' + node.text + '：对照表只有 ' + opt.values.join('、') + ' 的行');
+        if (opt && opt.int && !(lit && lit.int)) todo(spelling + ' 的参数 ' + p.name + '=' + node.text + '：对照表只有整数的行');
+        if (opt && opt.default_is && out[opt.default_is] && valueOf(out[opt.default_is], env) && lit && JSON.stringify(valueOf(out[opt.default_is], env).v) === JSON.stringify(v)) { used.push(opt.default_row); continue; }
+        values[p.name] = lit && (lit.tuple || lit.str || typeof v === 'boolean' || (!lit.name && typeof v === 'number')) ? v : rustValue(node, env);
+        if (opt) {
+          if (opt.replace) code = opt.replace;
+          else code += fill(opt.code, values);
+          used.push(opt.row);
+          for (const u of opt.use || []) uses.add(u);
+        }
+      }
+      if (input !== undefined) values.input = input;
+      values.x = input;
+      for (const u of t.use || []) uses.add(u);
+      used.forEach((r) => rowsUsed.add(r));
+      if (t.pitfall) pitfalls.add(t.pitfall);
+      return { values, code, used };
+    }
+    const SLOTS = (t) => new Set([...(t.init || '').matchAll(SLOT), ...(t.code || '').matchAll(SLOT)].map((m) => m[1]));
+
+    // ---- fields: self.x = ... in __init__
+    const structs = [];
+    function makeStruct(cls) {
+      const init = cls.methods.__init__;
+      const ps = init ? sig(kid(init, 'ParamList')).slice(1) : [];
+      const env = {}, params = [];
+      for (let i = 0; i < ps.length; i++) {
+        const p = ps[i];
+        if (p.name !== 'VariableName') continue;
+        const next = kid(init, 'ParamList').kids[kid(init, 'ParamList').kids.indexOf(p) + 1];
+        let def = null;
+        if (next && next.name === 'AssignOp') def = literal(kid(init, 'ParamList').kids[kid(init, 'ParamList').kids.indexOf(p) + 2], consts);
+        params.push({ name: p.text, def });
+        env[p.text] = { param: true, def };
+      }
+      const s = { name: cls.name, params, fields: [], body: [], notes: [], line: cls.node.line };
+      for (const st of init ? kid(init, 'Body').kids : []) {
+        if (st.name === 'Comment' || st.name === ':') continue;
+        const where = 'line ' + st.line;
+        try {
+          if (st.name === 'ExpressionStatement' && /^super\(/.test(st.text)) continue;
+          if (st.name !== 'AssignStatement') todo('__init__ 里只读 self.x = 模块 这样的赋值');
+          const [target, , val] = st.kids;
+          if (target.name !== 'MemberExpression' || dotted(target) === null || dotted(target).split('.').length !== 2 || !dotted(target).startsWith('self.')) todo('不是 self.x = … 的赋值');
+          const field = dotted(target).split('.')[1];
+          s.fields.push(fieldOf(cls.name, field, val, env, st.line));
+        } catch (e) {
+          if (!(e instanceof Todo)) throw e;
+          s.notes.push({ line: st.line, text: stmtText(st), why: e.message });
+          todos.push({ where: cls.name + '::new', line: st.line, text: stmtText(st), why: e.message });
+        }
+      }
+      structs.push(s);
+      return s;
+    }
+
+    function fieldOf(owner, field, val, env, line) {
+      if (val.name !== 'CallExpression') todo('self.' + field + ' 的值不是模块');
+      const callee = name(val.kids[0]);
+      if (byName[callee]) {
+        const args = sig(kid(val, 'ArgList')).map((a) => rustValue(a, env));
+        return { name: field, type: callee, init: callee + '::new(' + args.concat(['device']).join(', ') + ')', user: callee, line };
+      }
+      if (callee === 'nn.Sequential') {
+        const sub = { name: owner + field.replace(/(^|_)([a-z])/g, (_, __, c) => c.toUpperCase()), params: [], fields: [], body: [], notes: [], seq: true, line };
+        sig(kid(val, 'ArgList')).forEach((a, i) => sub.fields.push(Object.assign(fieldOf(sub.name, 'l' + i, a, env, a.line), { key: String(i) })));
+        structs.push(sub);
+        rowsUsed.add('modules-sequential');
+        return { name: field, type: sub.name, init: sub.name + '::new(device)', seq: sub, line };
+      }
+      const t = rules.modules[callee];
+      if (!t) todo((callee || val.kids[0].text) + '：生成器还没有它的模板（对照表的行见扫描报告）');
+      const got = instantiate(t, val, callee, null, env);
+      return { name: field, type: t.type, init: fill(got.code + t.build, got.values), t, rows: got.used, line, spelling: callee };
+    }
+
+    for (const c of classes) c.struct = makeStruct(c);
+
+    // ---- forward
+    function rankOf(cls, param, fwd) {
+      // The rank a forward's parameter must have: the first layer it meets that fixes one.
+      let found = null;
+      const walk = (n) => {
+        if (found) return;
+        if (n.name === 'CallExpression') {
+          const args = sig(kid(n, 'ArgList'));
+          if (args[0] && args[0].name === 'VariableName' && args[0].text === param) {
+            const d = dotted(n.kids[0]);
+            const f = d && d.startsWith('self.') && cls.struct.fields.find((x) => x.name === d.split('.')[1]);
+            const t = f && f.t;
+            if (t && t.in_rank) found = { rank: t.in_rank, int: !!t.in_int };
+            const ct = rules.calls[name(n.kids[0])];
+            if (!found && ct && ct.in_rank) found = { rank: ct.in_rank };
+            if (!found && f && f.user && byName[f.user].forward) { const p0 = byName[f.user].forward.params[0]; if (p0) found = { rank: p0.rank, int: p0.int }; }
+            if (!found && f && f.seq) { const first = f.seq.fields[0]; if (first && first.t && first.t.in_rank) found = { rank: first.t.in_rank }; }
+          }
+        }
+        n.kids.forEach(walk);
+      };
+      walk(fwd);
+      return found || { rank: 2 };
+    }
+
+    function expr(n, cls, env) {
+      switch (n.name) {
+        case 'VariableName': {
+          const v = env[n.text];
+          if (!v) todo(n.text + ' 不是 forward 里已知的张量');
+          return { code: n.text, rank: v.rank, int: v.int };
+        }
+        case 'ParenthesizedExpression': { const e = expr(sig(n)[0], cls, env); return Object.assign({}, e, { code: '(' + e.code + ')' }); }
+        case 'UnaryExpression': {
+          if (n.kids[0].text !== '-') todo('运算 ' + n.kids[0].text);
+          const e = expr(n.kids[1], cls, env);
+          rowsUsed.add(rules.operators.neg.row);
+          return { code: fill(rules.operators.neg.code, { a: e.code }), rank: e.rank };
+        }
+        case 'BinaryExpression': {
+          const [a, op, b] = n.kids;
+          const la = literal(a, consts), lb = literal(b, consts);
+          if (op.text === '+' && !la && !lb) {
+            const x = expr(a, cls, env), y = expr(b, cls, env);
+            rowsUsed.add(rules.operators['+'].row);
+            return { code: fill(rules.operators['+'].code, { a: x.code, b: y.code }), rank: Math.max(x.rank, y.rank), op: true };
+          }
+          if (op.text === '*' && !la && !lb) {
+            const x = expr(a, cls, env), y = expr(b, cls, env);
+            rowsUsed.add(rules.operators['*'].row);
+            return { code: fill(rules.operators['*'].code, { a: x.code, b: y.code }), rank: Math.max(x.rank, y.rank), op: true };
+          }
+          if (op.text === '*' && (la || lb)) {
+            const t = expr(la ? b : a, cls, env), s = la || lb;
+            rowsUsed.add(rules.operators.scalar.row);
+            return { code: fill(rules.operators.scalar.code, { a: t.code, b: rust(s.v, 'f') }), rank: t.rank, op: true };
+          }
+          todo('运算 ' + op.text + '：生成器还没有它的模板');
+        }
+        // falls through
+        case 'CallExpression': return callExpr(n, cls, env);
+        default: todo('表达式 ' + n.name);
+      }
+    }
+
+    function callExpr(n, cls, env) {
+      const head = n.kids[0], argList = kid(n, 'ArgList'), args = sig(argList);
+      const d = dotted(head);
+      // self.layer(x) and self.method(x)
+      if (d && d.startsWith('self.') && d.split('.').length === 2) {
+        const attr = d.split('.')[1];
+        const f = cls.struct.fields.find((x) => x.name === attr);
+        if (f) {
+          const xs = args.map((a) => expr(a, cls, env));
+          if (f.t) {
+            if (xs.length !== 1) todo('self.' + attr + ' 的调用参数不是一个张量');
+            return { code: fill(f.t.forward, { m: 'self.' + attr, x: xs[0].code }), rank: rankOut(f.t, xs[0].rank), int: false };
+          }
+          const callee = f.user ? byName[f.user] : null;
+          const ret = callee ? callee.ret : f.seq.ret;
+          return { code: 'self.' + attr + '.forward(' + xs.map((x) => x.code).join(', ') + ')', rank: ret && ret.rank, tuple: ret && ret.tuple };
+        }
+        if (cls.methods[attr]) {
+          const m = methodOf(cls, attr);
+          const xs = args.map((a) => expr(a, cls, env));
+          return { code: 'self.' + attr + '(' + xs.map((x) => x.code).join(', ') + ')', rank: m.ret && m.ret.rank, tuple: m.ret && m.ret.tuple };
+        }
+        todo('self.' + attr + ' 不是模块的字段');
+      }
+      // torch.f(x, ...) or x.f(...)
+      let spelling = name(head), receiver = null;
+      if (!(spelling && rules.calls[spelling]) && head.name === 'MemberExpression') {
+        receiver = head.kids[0];
+        spelling = 'Tensor.' + kid(head, 'PropertyName').text;
+      }
+      const t = rules.calls[spelling];
+      if (!t) todo((spelling || head.text) + '：生成器还没有它的模板');
+      const { out } = bind(argList, t.sig, receiver);
+      const input = out.input ? expr(out.input, cls, env) : null;
+      if (!input) todo(spelling + ' 没有输入张量');
+      if (t.rank === 'flatten') {
+        const start = out.start_dim ? valueOf(out.start_dim).v : 0;
+        let end = out.end_dim ? valueOf(out.end_dim).v : -1;
+        end = ((end % input.rank) + input.rank) % input.rank;
+        const got = instantiate(t, n, spelling, receiver, env, input.code);
+        const rank = input.rank - (end - start);
+        return { code: fill(t.code, Object.assign(got.values, { input: recv(input), start_dim: start, end_dim: end, rank_out: rank })), rank };
+      }
+      if (t.rank === 'reshape') {
+        const lits = (out.shape || []).map((s) => { const l = valueOf(s, env); if (!l || !l.int) todo('view 的形状 ' + s.text + ' 不是整数'); return l; });
+        const infer = lits.some((l) => l.v === -1);
+        if (infer) rowsUsed.add(t.infer_row);
+        // With a -1 the shape is [i32; D]: a usize constant is cast to it.
+        const shape = lits.map((l) => (l.name ? useConst(l.name) + (infer ? ' as i32' : '') : String(l.v)));
+        if (shape.length === 1 && out.shape[0].name === 'TupleExpression') todo('view 的形状写成了元组');
+        rowsUsed.add(t.row);
+        return { code: fill(t.code, { input: recv(input), shape: shape.join(', ') }), rank: shape.length };
+      }
+      if (t.rank === 'same' && t.sig.includes('dim')) {
+        const dim = valueOf(out.dim); if (!dim || !dim.int) todo(spelling + ' 的 dim 不是整数');
+        const got = instantiate(t, n, spelling, receiver, env, input.code);
+        const dd = dim.v < 0 ? input.rank + dim.v : dim.v;
+        return { code: fill(t.code, Object.assign(got.values, { input: input.code, dim: dd })), rank: input.rank };
+      }
+      const got = instantiate(t, n, spelling, receiver, env, input.code);
+      return { code: fill(got.code + t.code, Object.assign(got.values, { input: recv(input) })), rank: rankOut(t, input.rank), random: t.random };
+    }
+    // An operator's result is parenthesised where a method is called on it.
+    const recv = (e) => (e.op ? '(' + e.code + ')' : e.code);
+    const rankOut = (t, r) => (t.rank === 'same' ? r : typeof t.rank === 'number' ? t.rank : r);
+
+    const methodsDone = {};
+    function methodOf(cls, mname) {
+      const key = cls.name + '.' + mname;
+      if (methodsDone[key]) return methodsDone[key];
+      const f = cls.methods[mname];
+      const ps = sig(kid(f, 'ParamList')).slice(1).filter((p) => p.name === 'VariableName');
+      const env = {}, params = [];
+      for (const p of ps) {
+        const r = rankOf(cls, p.text, f);
+        env[p.text] = r;
+        params.push({ name: p.text, rank: r.rank, int: r.int });
+      }
+      const m = { name: mname, params, lines: [], ret: null, todo: null, line: f.line };
+      methodsDone[key] = m;
+      const body = kid(f, 'Body').kids.filter((k) => !PUNCT.has(k.name) && k.name !== 'Comment');
+      for (let i = 0; i < body.length; i++) {
+        const st = body[i];
+        try {
+          if (st.name === 'AssignStatement') {
+            const { targets, values } = assign(st);
+            if (values.length !== 1) todo('右边是几个值');
+            const val = values[0];
+            if (!targets.every((t) => t.name === 'VariableName')) todo('赋值的左边不是变量');
+            const e = expr(val, cls, env);
+            if (targets.length === 1) { env[targets[0].text] = { rank: e.rank, int: e.int }; m.lines.push({ py: st, code: 'let ' + targets[0].text + ' = ' + e.code + ';' }); } else {
+              if (!e.tuple || e.tuple.length !== targets.length) todo('左边有 ' + targets.length + ' 个变量，右边不是同样长的元组');
+              targets.forEach((t, j) => { env[t.text] = e.tuple[j]; });
+              m.lines.push({ py: st, code: 'let (' + targets.map((t) => t.text).join(', ') + ') = ' + e.code + ';' });
+            }
+          } else if (st.name === 'ReturnStatement') {
+            const vals = sig(st).slice(1);
+            const es = vals.map((v) => expr(v, cls, env));
+            if (es.length === 1 && !es[0].tuple) { m.ret = { rank: es[0].rank, int: es[0].int }; m.lines.push({ py: st, code: es[0].code }); } else {
+              m.ret = { tuple: es.map((e) => ({ rank: e.rank })) };
+              m.lines.push({ py: st, code: '(' + es.map((e) => e.code).join(', ') + ')' });
+            }
+          } else todo(st.name === 'IfStatement' ? 'if 语句：生成器只写直线的 forward' : st.name === 'ForStatement' ? 'for 循环：生成器只写直线的 forward' : '语句 ' + st.name);
+        } catch (e) {
+          if (!(e instanceof Todo)) throw e;
+          const rest = body.length - i - 1;
+          m.todo = { line: st.line, text: stmtText(st), why: e.message, rest };
+          todos.push({ where: cls.name + '::' + mname, line: st.line, text: stmtText(st), why: e.message + (rest ? '（其后 ' + rest + ' 条语句也没有生成）' : '') });
+          break;
+        }
+      }
+      if (!m.ret) m.ret = { rank: params.length ? params[0].rank : 2 };
+      return m;
+    }
+    for (const c of classes) if (c.methods.forward) { c.forward = methodOf(c, 'forward'); c.ret = c.forward.ret; }
+    for (const s of structs) if (s.seq) {
+      let rank = null;
+      s.forward = { name: 'forward', params: [{ name: 'x', rank: null }], lines: [], ret: null };
+      for (const f of s.fields) if (!f.t) todo('Sequential 里的 ' + f.type);
+      s.ret = { rank: 'R' };
+    }
+
+    // ------------------------------------------------------------------ writing model.rs
+    const comment = (rows) => rows.filter(Boolean).map((r) => link(r)).join(' ');
+    const ty = (p) => (p.tuple ? '(' + p.tuple.map(ty).join(', ') + ')' : p.rank === 'R' ? 'Tensor<D>' : 'Tensor<' + p.rank + (p.int ? ', Int' : '') + '>');
+    const out = [];
+    const ctorParam = (p) => p.name + ': ' + (p.def && !p.def.int && typeof p.def.v === 'number' ? 'f64' : 'usize');
+    for (const s of structs) {
+      out.push('');
+      out.push(s.seq ? `/// nn.Sequential (line ${s.line}): its layers in order; the keys 0, 1, … are mapped to l0, l1, … on load.` : `/// ${s.name} (line ${s.line})`);
+      out.push('#[derive(Module, Debug)]', 'pub struct ' + s.name + ' {');
+      for (const f of s.fields) out.push('    pub ' + f.name + ': ' + f.type + ',');
+      out.push('}', '', 'impl ' + s.name + ' {');
+      out.push('    pub fn new(' + s.params.map(ctorParam).concat(['device: &Device']).join(', ') + ') -> Self {');
+      for (const n of s.notes) out.push(`        // todo(line ${n.line}): ${n.text} (${n.why})`);
+      if (s.notes.some((n) => /^self\./.test(n.text) && /=\s*(nn|torch)\./.test(n.text))) out.push(`        todo!("line ${s.notes[0].line}: ${esc(s.notes[0].text)}");`);
+      else {
+        out.push('        Self {');
+        for (const f of s.fields) {
+          if (f.rows) out.push('            // ' + comment(f.rows) + (f.t && f.t.pitfall ? ' ' + rules.site + f.t.pitfall + '/' : ''));
+          out.push('            ' + f.name + ': ' + f.init + ',');
+        }
+        out.push('        }');
+      }
+      out.push('    }');
+      if (s.seq) {
+        out.push('', '    pub fn forward<const D: usize>(&self, x: Tensor<D>) -> Tensor<D> {');
+        for (const f of s.fields) out.push('        let x = ' + fill(f.t.forward, { m: 'self.' + f.name, x: 'x' }) + ';');
+        out.push('        x', '    }');
+      }
+      const cls = byName[s.name];
+      for (const m of cls ? Object.values(methodsDone).filter((x) => cls.methods[x.name] && methodsDone[cls.name + '.' + x.name] === x) : []) {
+        const fname = m.name;
+        out.push('', `    /// ${s.name}.${fname} (line ${m.line})`);
+        out.push('    pub fn ' + fname + '(&self, ' + m.params.map((p) => p.name + ': ' + ty(p)).join(', ') + ') -> ' + ty(m.ret) + ' {');
+        m.lines.forEach((l, i) => {
+          out.push('        // line ' + l.py.line + ': ' + stmtText(l.py));
+          out.push('        ' + l.code);
+          void i;
+        });
+        if (m.todo) {
+          out.push(`        todo!("line ${m.todo.line}: ${esc(m.todo.text)}: ${esc(m.todo.why)}")`);
+        }
+        out.push('    }');
+      }
+      out.push('}');
+    }
+    const head = ['//! The nn.Module classes of ' + (opts.script || 'the script') + ', written by the port generator.',
+      '//! Each line comes from a row of the torch → burn map (the link beside it).', ''];
+    const useLines = [...uses].sort().map((u) => 'use ' + u + ';');
+    const constLines = [...constsUsed].map((c) => `pub const ${constName(c)}: ${consts[c].int ? 'usize' : 'f64'} = ${consts[c].int ? consts[c].v : rust(consts[c].v, 'f')}; // line ${consts[c].line}`);
+    const modelRs = head.concat(['#![allow(dead_code, unused_variables, unreachable_code, clippy::all)]'], useLines, constLines.length ? [''].concat(constLines) : [], out).join('\n') + '\n';
+
+    // ------------------------------------------------------------------ the model the check builds
+    const topModel = findModel(top, byName, name, consts, rustValue);
+    return { modelRs, structs, classes, todos, rowsUsed: [...rowsUsed].sort(), pitfalls: [...pitfalls].sort(), topModel, consts, constName };
+  }
+  function esc(s) { return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\{/g, '{{').replace(/\}/g, '}}'); }
+
+  // The script's `model = Net(...)`: the last top-level call of an nn.Module class.
+  function findModel(top, byName, name, consts) {
+    let found = null;
+    for (const st of top.kids) {
+      if (st.name !== 'AssignStatement') continue;
+      const s = sig(st), val = s[s.length - 1];
+      let call = val;
+      while (call && call.name === 'CallExpression' && call.kids[0].name === 'MemberExpression' && call.kids[0].kids[0].name === 'CallExpression') call = call.kids[0].kids[0];
+      if (!call || call.name !== 'CallExpression') continue;
+      const callee = name(call.kids[0]);
+      if (!byName[callee]) continue;
+      const args = sig(kid(call, 'ArgList')).map((a) => {
+        const l = literal(a, consts);
+        return l && typeof l.v === 'number' ? { py: a.text, v: l.v } : { py: a.text, v: null };
+      });
+      found = { cls: callee, line: st.line, args, var: s[0].text };
+    }
+    return found;
+  }
+
+  // ------------------------------------------------------------------ the crate
+  // main.rs: `forward DIR` runs the model on DIR/weights.pt and DIR/input.json (check.py).
+  function mainRs(res, rules) {
+    const m = res.topModel, cls = m && res.classes.find((c) => c.name === m.cls);
+    const fwd = cls && cls.forward;
+    const lines = ['//! Written by the port generator: `cargo run --release -- forward DIR` runs the model on',
+      '//! DIR/weights.pt (the script\'s state_dict) and DIR/input.json; check.py compares it with PyTorch.',
+      'mod model;', '', 'use std::path::Path;', '', 'use burn::prelude::*;', 'use burn::store::{ModuleSnapshot, PytorchStore};',
+      'use model::*;', 'use serde_json::{json, Value};', ''];
+    if (!cls || !fwd) {
+      lines.push('fn main() {', '    todo!("the script builds no nn.Module subclass at its top level");', '}');
+      return lines.join('\n') + '\n';
+    }
+    const args = ctorArgs(m, cls).map((v) => (Number.isInteger(v) ? String(v) : rust(v, 'f')));
+    const p0 = fwd.params[0];
+    const seqs = res.structs.filter((s) => s.seq);
+    lines.push('fn main() {',
+      '    let args: Vec<String> = std::env::args().collect();',
+      '    match args.get(1).map(String::as_str) {',
+      '        Some("forward") => forward(Path::new(args.get(2).expect("usage: forward DIR"))),',
+      '        _ => train(),', '    }', '}', '',
+      'fn forward(dir: &Path) {',
+      '    let device = Device::flex();',
+      `    // line ${m.line}: ${m.var} = ${m.cls}(${m.args.map((a) => a.py).join(', ')})`,
+      `    let mut model = ${m.cls}::new(${args.concat(['&device']).join(', ')});`,
+      '    // ' + rules.site + 'reference/#store-load_linear');
+    lines.push('    let mut store = PytorchStore::from_file(dir.join("weights.pt"))' + seqs.map((sq) => '\n        .with_key_remapping(r"' + seqPattern(res, sq) + '")').join('') + ';');
+    lines.push('    model.load_from(&mut store).expect("weights.pt");',
+      '    let input: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("input.json")).expect("input.json")).unwrap();',
+      '    let shape: Vec<usize> = serde_json::from_value(input["shape"].clone()).unwrap();');
+    if (p0.int) lines.push('    let data: Vec<i64> = serde_json::from_value(input["data"].clone()).unwrap();');
+    else lines.push('    let data: Vec<f32> = serde_json::from_value(input["data"].clone()).unwrap();');
+    lines.push(`    let x = Tensor::<${p0.rank}${p0.int ? ', Int' : ''}>::from_data(TensorData::new(data, shape), &device);`);
+    const outs = fwd.ret.tuple ? fwd.ret.tuple.map((_, i) => 'y.' + i) : ['y'];
+    lines.push('    let y = model.forward(x);',
+      '    let outputs: Vec<Value> = vec![' + outs.map((o) => 'tensor_json(' + o + ')').join(', ') + '];',
+      '    println!("{}", json!({ "outputs": outputs }));', '}', '',
+      'fn tensor_json<const D: usize>(t: Tensor<D>) -> Value {',
+      '    let shape = t.shape().dims.to_vec();',
+      '    let data: Vec<f32> = t.into_data().convert::<f32>().to_vec().unwrap();',
+      '    json!({ "shape": shape, "data": data })', '}', '',
+      '/// The training loop is not generated: README.md lists the rows for its calls.',
+      'fn train() {', '    todo!("the training loop: see README.md");', '}');
+    return lines.join('\n') + '\n';
+  }
+  const standIn = () => 50;
+  // The constructor's arguments as the script passes them, its defaults after them.
+  function ctorArgs(m, cls) {
+    return cls.struct.params.map((p, i) => (i < m.args.length ? (m.args[i].v !== null ? m.args[i].v : standIn(i)) : p.def ? p.def.v : standIn(i)));
+  }
+  function seqPattern(res, sq) {
+    // The Sequential's field path in the owner (GeneratorMain is Generator.main): keys main.0.x → main.l0.x.
+    const owner = res.structs.find((s) => s.fields.some((f) => f.seq === sq));
+    const f = owner.fields.find((x) => x.seq === sq);
+    return '^' + f.name + '\\.(\\d+)\\.", "' + f.name + '.l$1.';
+  }
+
+  function crate(text, rules, opts) {
+    opts = opts || {};
+    const res = port(text, rules, opts);
+    const m = res.topModel, cls = m && res.classes.find((c) => c.name === m.cls);
+    const p0 = cls && cls.forward && cls.forward.params[0];
+    const emb = cls && cls.struct.fields.find((f) => f.spelling === 'nn.Embedding');
+    const cfg = {
+      model: m ? m.cls : null,
+      args: m && cls ? ctorArgs(m, cls) : [],
+      stand_ins: m ? m.args.map((a, i) => (a.v === null ? { arg: i, script: a.py, value: standIn(i) } : null)).filter(Boolean) : [],
+      input: p0 ? { int: !!p0.int, high: 10, shapes: shapes(p0, cls) } : null,
+      random_outputs: [],
+      tol: rules.tol,
+    };
+    void emb;
+    const files = {};
+    for (const [k, v] of Object.entries(rules.crate)) files[k] = v;
+    files['src/model.rs'] = res.modelRs;
+    files['src/main.rs'] = mainRs(res, rules);
+    files['port.json'] = JSON.stringify(cfg, null, 1) + '\n';
+    files['script.py'] = text;
+    files['run.sh'] = '#!/bin/sh\n# Build the crate, then compare its forward with the script\'s (check.py).\nset -e\ncd "$(dirname "$0")"\ncargo build --release --offline --locked\npython3 check.py\n';
+    files['README.md'] = readme(res, rules, opts, cfg);
+    const names = Object.keys(files).sort();
+    return { files: Object.fromEntries(names.map((k) => [k, files[k]])), todos: res.todos, rows: res.rowsUsed, pitfalls: res.pitfalls };
+  }
+  function shapes(p0, cls) {
+    if (p0.int) return [[2, 8]];
+    const first = cls.struct.fields.map((f) => f).find((f) => f.t && f.t.in_rank === 4) || (cls.struct.fields[0] || {});
+    void first;
+    const sizes = [32, 28, 64, 8, 16];
+    if (p0.rank === 4) return [1, 3].flatMap((c) => sizes.map((s) => [2, c, s, s]));
+    if (p0.rank === 3) return [[2, 8, 16]];
+    return [[2, 16]];
+  }
+  function readme(res, rules, opts, cfg) {
+    const L = ['# ' + (opts.script || 'script.py') + ' 的 burn crate（生成）', '',
+      '由本书的移植生成器写出：脚本里每个 `nn.Module` 子类是 `src/model.rs` 里的一个 `#[derive(Module)]` 结构体，字段名就是脚本的属性名，所以脚本的 `state_dict` 能直接由 `PytorchStore` 载入。每一行生成的代码都来自 torch → burn 对照表里跑过的一行，旁边的注释是那一行的链接。', '',
+      '## 运行', '', '```bash', 'sh run.sh    # cargo build --release --offline --locked，然后 python3 check.py', '```', '',
+      '`check.py` 只运行脚本里的 import、常量、函数和类定义，按脚本的写法建出模型（固定种子，eval 模式），把 `state_dict` 存成 `target/port/weights.pt`，用同一个输入跑 PyTorch 和 burn 的 `forward`，再用本书的比较器（`compare.py`）比较。', ''];
+    if (cfg.stand_ins.length) {
+      L.push('脚本里构造模型的参数有些要运行脚本才知道，这里先用了一个代替的值（在 `port.json` 的 `args` 里改成真实的值，`src/main.rs` 里同样改）：', '');
+      for (const s of cfg.stand_ins) L.push(`- 第 ${s.arg + 1} 个参数 \`${s.script}\`：${s.value}`);
+      L.push('');
+    }
+    L.push('## 没有生成的（todo!）', '');
+    if (!res.todos.length) L.push('没有：每个模块的构造和 forward 都生成了。训练循环不生成（`src/main.rs` 的 `train`）。');
+    for (const t of res.todos) L.push(`- 第 ${t.line} 行（${t.where}）：\`${t.text.length > 100 ? t.text.slice(0, 99) + '…' : t.text}\`：${t.why}`);
+    L.push('', '## 用到的对照表的行', '');
+    for (const r of res.rowsUsed) L.push(`- [${r}](${rules.site}reference/#${r})`);
+    if (res.pitfalls.length) { L.push('', '## 先读这些坑', ''); for (const p of res.pitfalls) L.push(`- ${rules.site}${p}/`); }
+    L.push('', `共 ${res.structs.length} 个结构体，${res.todos.length} 处 todo!，用到对照表的 ${res.rowsUsed.length} 行。`, '');
+    return L.join('\n');
+  }
+
+  const api = { port, crate, useParser, build: (t) => build(t) };
+  if (typeof module !== 'undefined' && module.exports) module.exports = api;
+  if (typeof window !== 'undefined') window.BookPort = api;
+
+  // node port.js --rules RULES.json --parser PYPARSE.js SCRIPT.py: the crate's files as JSON.
+  if (typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module) {
+    const fs = require('fs');
+    const argv = process.argv.slice(2);
+    const opt = (k) => { const i = argv.indexOf(k); if (i < 0) return null; const v = argv[i + 1]; argv.splice(i, 2); return v; };
+    const rulesPath = opt('--rules'), parserPath = opt('--parser'), name = opt('--name');
+    if (!rulesPath || !parserPath || argv.length !== 1) { process.stderr.write('用法：node port.js --rules RULES.json --parser PYPARSE.js SCRIPT.py\n'); process.exit(2); }
+    useParser(require(require('path').resolve(parserPath)));
+    const rules = JSON.parse(fs.readFileSync(rulesPath, 'utf8'));
+    process.stdout.write(JSON.stringify(crate(fs.readFileSync(argv[0], 'utf8'), rules, { script: name || argv[0] })) + '\n');
+  }
+})();
