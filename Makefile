@@ -15,7 +15,7 @@ ifeq ($(SITE_URL),)
 unexport SITE_URL
 endif
 
-.PHONY: site test serve check outputs setup bench clean diff review drift reproduce scan
+.PHONY: site test serve check outputs setup bench clean diff review drift reproduce scan port
 
 ## make site：准备环境，重跑输入变了的实验，构建 site/
 ##   什么都没变时（输入文件的内容、工具链、site/ 本身）整步跳过；FORCE=1 照样重建
@@ -83,6 +83,11 @@ outputs: setup
 ##   （和「扫描你的脚本」一页是同一个扫描器 docs/assets/scan.js，用 node 运行；规则从清单现场生成）
 scan: .venv/.stamp
 	@$(PY) -m book.commands.scan $(if $(filter json,$(FORMAT)),--json) "$(SCRIPT)"
+
+## make port SCRIPT=path/to/train.py OUT=目录：把脚本的 nn.Module 写成一个 burn crate（和「扫描你的脚本」
+##   一页的「生成 crate」是同一个生成器 docs/assets/port.js）；OUT 要是不存在或空的目录；核对：sh OUT/run.sh
+port: .venv/.stamp $(MERMAID) target/.fetched
+	@$(PY) -m book.commands.port "$(SCRIPT)" "$(OUT)"
 
 ## make bench：计时（不是测试）
 bench: setup
