@@ -13,7 +13,8 @@ from scratch import make_workspace
 # browser files. The other files that build burn crates come last: started earlier, they wait
 # on cargo's lock while the rotation compiles (a fresh clone's A1 download test waited 290 s).
 FIRST = ("tests/commands/test_rotation.py", "tests/site/test_browser.py", "tests/site/test_zensical.py")
-LAST = ("tests/pipeline/test_e2e.py", "tests/site/test_downloads.py", "tests/pages/test_map_cells.py")
+LAST = ("tests/pipeline/test_e2e.py", "tests/site/test_downloads.py", "tests/pages/test_map_cells.py",
+        "tests/port/test_port_build.py")
 
 
 def pytest_collection_modifyitems(items):

@@ -11,7 +11,7 @@ from scratch import REPO, write
 
 # Bottom to top: a module may import its own package and the ones before it, never one after.
 ORDER = ["paths", "errors", "hardware", "sources", "experiments", "running", "checking", "cache",
-         "pages", "site", "pipeline", "commands"]
+         "pages", "port", "site", "pipeline", "commands"]
 LEAVES = ORDER[:4]  # the shared modules at the top of book/
 MAX_LINES = 450
 # What renders pages and what describes experiments never starts a process.

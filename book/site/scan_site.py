@@ -1,18 +1,29 @@
 """The files of the built site that docs/scan.md's box fetches on the reader's first scan:
 assets/scan-rules.json (book/pages/scan_rules.py builds it from the manifests and the pitfall
-pages) and assets/pyparse.js, the Python parser (book/site/pyparse.py). mkdocs adds them in
+pages) and assets/pyparse.js, the Python parser (book/site/pyparse.py); and on the first press
+of 「生成 burn crate」 (docs/assets/port-page.js), assets/port-rules.json, the port generator's
+rules (book/port/rules.py, the same as `make port`'s for the same SITE_URL). mkdocs adds them in
 mkdocs_hooks.on_files; under Zensical, `python -m book.commands.downloads SITE_DIR` writes them
 after the build."""
 import json
+import os
 
 from ..pages import scan_rules
 from ..paths import Book
+from ..port import rules as port_rules
 from . import pyparse
 
 PATH = "assets/scan-rules.json"
+PORT_PATH = "assets/port-rules.json"
+DEFAULT_SITE = "http://127.0.0.1:8000/"  # book/commands/port.py's, with SITE_URL unset
+
+
+def _json(data) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
 
 
 def files(book: Book) -> dict[str, bytes]:
     """{path in the site: bytes}; the same bytes for the same manifests, pages and node_modules."""
-    data = json.dumps(scan_rules.build(book), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return {PATH: data.encode("utf-8"), pyparse.PATH: pyparse.bundle(book)}
+    site_url = os.environ.get("SITE_URL") or DEFAULT_SITE
+    return {PATH: _json(scan_rules.build(book)), pyparse.PATH: pyparse.bundle(book),
+            PORT_PATH: _json(port_rules.build(book, site_url))}

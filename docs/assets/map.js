@@ -5,14 +5,17 @@
 // row's 「完整程序」 opens its experiment's program, read in the browser from the row's
 // download (the .tar.gz the link points at), with the lines of this row marked.
 // 「扫描你的脚本」 (docs/scan.md): its scanner (scan.js, about 14 KB gzip) is fetched on that
-// page only, and not from a <script> in the page's text, where the walks allow none.
+// page only, and not from a <script> in the page's text, where the walks allow none; so is
+// port-page.js, its 「生成 burn crate」 button (a few hundred bytes; the generator waits for a press).
 (() => {
   const box = document.getElementById('book-scan');
   if (!box || document.querySelector('script[data-book-scan]')) return;
-  const s = document.createElement('script');
-  s.src = new URL(box.dataset.base + 'assets/scan.js', location.href).href;
-  s.dataset.bookScan = '';
-  document.head.append(s);
+  for (const name of ['scan', 'port-page']) {
+    const s = document.createElement('script');
+    s.src = new URL(box.dataset.base + 'assets/' + name + '.js', location.href).href;
+    s.dataset.bookScan = name;
+    document.head.append(s);
+  }
 })();
 
 (() => {

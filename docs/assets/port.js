@@ -258,17 +258,8 @@
     const structs = [];
     function makeStruct(cls) {
       const init = cls.methods.__init__;
-      const ps = init ? sig(kid(init, 'ParamList')).slice(1) : [];
-      const env = {}, params = [];
-      for (let i = 0; i < ps.length; i++) {
-        const p = ps[i];
-        if (p.name !== 'VariableName') continue;
-        const next = kid(init, 'ParamList').kids[kid(init, 'ParamList').kids.indexOf(p) + 1];
-        let def = null;
-        if (next && next.name === 'AssignOp') def = literal(kid(init, 'ParamList').kids[kid(init, 'ParamList').kids.indexOf(p) + 2], consts);
-        params.push({ name: p.text, def });
-        env[p.text] = { param: true, def };
-      }
+      const env = {}, params = initParams(cls);
+      for (const p of params) env[p.name] = { param: true, def: p.def };
       const s = { name: cls.name, params, fields: [], body: [], notes: [], line: cls.node.line };
       for (const st of init ? kid(init, 'Body').kids : []) {
         if (st.name === 'Comment' || st.name === ':') continue;
@@ -290,11 +281,27 @@
       return s;
     }
 
+    // __init__'s parameters after self, with their literal defaults.
+    function initParams(cls) {
+      const init = cls.methods.__init__, out = [];
+      if (!init) return out;
+      const pl = kid(init, 'ParamList').kids;
+      pl.forEach((p, i) => {
+        if (p.name !== 'VariableName' || p.text === 'self') return;
+        const def = pl[i + 1] && pl[i + 1].name === 'AssignOp' ? literal(pl[i + 2], consts) : null;
+        out.push({ name: p.text, def });
+      });
+      return out;
+    }
+
     function fieldOf(owner, field, val, env, line) {
       if (val.name !== 'CallExpression') todo('self.' + field + ' 的值不是模块');
       const callee = name(val.kids[0]);
       if (byName[callee]) {
-        const args = sig(kid(val, 'ArgList')).map((a) => rustValue(a, env));
+        const given = sig(kid(val, 'ArgList')).map((a) => rustValue(a, env));
+        const ps = initParams(byName[callee]);
+        if (given.length > ps.length) todo(callee + ' 的参数比它的 __init__ 多');
+        const args = ps.map((p, i) => (i < given.length ? given[i] : p.def && typeof p.def.v === 'number' ? (p.def.int ? String(p.def.v) : rust(p.def.v, 'f')) : todo(callee + ' 的参数 ' + p.name + ' 没有给出')));
         return { name: field, type: callee, init: callee + '::new(' + args.concat(['device']).join(', ') + ')', user: callee, line };
       }
       if (callee === 'nn.Sequential') {
@@ -342,7 +349,10 @@
         case 'VariableName': {
           const v = env[n.text];
           if (!v) todo(n.text + ' 不是 forward 里已知的张量');
-          return { code: n.text, rank: v.rank, int: v.int };
+          // A burn tensor moves into the call that takes it: used again later, it is cloned.
+          const next = env.__occ.find((o) => o.name === n.text && o.from > n.from);
+          if (next && !next.target) { pitfalls.add('10-pitfalls/moved-value'); return { code: n.text + '.clone()', rank: v.rank, int: v.int, random: v.random }; }
+          return { code: n.text, rank: v.rank, int: v.int, random: v.random };
         }
         case 'ParenthesizedExpression': { const e = expr(sig(n)[0], cls, env); return Object.assign({}, e, { code: '(' + e.code + ')' }); }
         case 'UnaryExpression': {
@@ -357,17 +367,17 @@
           if (op.text === '+' && !la && !lb) {
             const x = expr(a, cls, env), y = expr(b, cls, env);
             rowsUsed.add(rules.operators['+'].row);
-            return { code: fill(rules.operators['+'].code, { a: x.code, b: y.code }), rank: Math.max(x.rank, y.rank), op: true };
+            return { code: fill(rules.operators['+'].code, { a: x.code, b: y.code }), rank: Math.max(x.rank, y.rank), op: true, random: x.random || y.random };
           }
           if (op.text === '*' && !la && !lb) {
             const x = expr(a, cls, env), y = expr(b, cls, env);
             rowsUsed.add(rules.operators['*'].row);
-            return { code: fill(rules.operators['*'].code, { a: x.code, b: y.code }), rank: Math.max(x.rank, y.rank), op: true };
+            return { code: fill(rules.operators['*'].code, { a: x.code, b: y.code }), rank: Math.max(x.rank, y.rank), op: true, random: x.random || y.random };
           }
           if (op.text === '*' && (la || lb)) {
             const t = expr(la ? b : a, cls, env), s = la || lb;
             rowsUsed.add(rules.operators.scalar.row);
-            return { code: fill(rules.operators.scalar.code, { a: t.code, b: rust(s.v, 'f') }), rank: t.rank, op: true };
+            return { code: fill(rules.operators.scalar.code, { a: t.code, b: rust(s.v, 'f') }), rank: t.rank, op: true, random: t.random };
           }
           todo('运算 ' + op.text + '：生成器还没有它的模板');
         }
@@ -388,16 +398,17 @@
           const xs = args.map((a) => expr(a, cls, env));
           if (f.t) {
             if (xs.length !== 1) todo('self.' + attr + ' 的调用参数不是一个张量');
-            return { code: fill(f.t.forward, { m: 'self.' + attr, x: xs[0].code }), rank: rankOut(f.t, xs[0].rank), int: false };
+            return { code: fill(f.t.forward, { m: 'self.' + attr, x: xs[0].code }), rank: rankOut(f.t, xs[0].rank), int: false, random: xs[0].random };
           }
           const callee = f.user ? byName[f.user] : null;
           const ret = callee ? callee.ret : f.seq.ret;
-          return { code: 'self.' + attr + '.forward(' + xs.map((x) => x.code).join(', ') + ')', rank: ret && ret.rank, tuple: ret && ret.tuple };
+          const rnd = xs.some((x) => x.random) || (ret && ret.random);
+          return { code: 'self.' + attr + '.forward(' + xs.map((x) => x.code).join(', ') + ')', rank: ret && ret.rank, tuple: ret && ret.tuple && ret.tuple.map((e) => Object.assign({}, e, { random: e.random || xs.some((x) => x.random) })), random: rnd };
         }
         if (cls.methods[attr]) {
           const m = methodOf(cls, attr);
           const xs = args.map((a) => expr(a, cls, env));
-          return { code: 'self.' + attr + '(' + xs.map((x) => x.code).join(', ') + ')', rank: m.ret && m.ret.rank, tuple: m.ret && m.ret.tuple };
+          return { code: 'self.' + attr + '(' + xs.map((x) => x.code).join(', ') + ')', rank: m.ret && m.ret.rank, tuple: m.ret && m.ret.tuple, random: xs.some((x) => x.random) || (m.ret && m.ret.random) };
         }
         todo('self.' + attr + ' 不是模块的字段');
       }
@@ -418,7 +429,7 @@
         end = ((end % input.rank) + input.rank) % input.rank;
         const got = instantiate(t, n, spelling, receiver, env, input.code);
         const rank = input.rank - (end - start);
-        return { code: fill(t.code, Object.assign(got.values, { input: recv(input), start_dim: start, end_dim: end, rank_out: rank })), rank };
+        return { code: fill(t.code, Object.assign(got.values, { input: recv(input), start_dim: start, end_dim: end, rank_out: rank })), rank, random: input.random };
       }
       if (t.rank === 'reshape') {
         const lits = (out.shape || []).map((s) => { const l = valueOf(s, env); if (!l || !l.int) todo('view 的形状 ' + s.text + ' 不是整数'); return l; });
@@ -428,7 +439,7 @@
         const shape = lits.map((l) => (l.name ? useConst(l.name) + (infer ? ' as i32' : '') : String(l.v)));
         if (shape.length === 1 && out.shape[0].name === 'TupleExpression') todo('view 的形状写成了元组');
         rowsUsed.add(t.row);
-        return { code: fill(t.code, { input: recv(input), shape: shape.join(', ') }), rank: shape.length };
+        return { code: fill(t.code, { input: recv(input), shape: shape.join(', ') }), rank: shape.length, random: input.random };
       }
       if (t.rank === 'same' && t.sig.includes('dim')) {
         const dim = valueOf(out.dim); if (!dim || !dim.int) todo(spelling + ' 的 dim 不是整数');
@@ -437,7 +448,7 @@
         return { code: fill(t.code, Object.assign(got.values, { input: input.code, dim: dd })), rank: input.rank };
       }
       const got = instantiate(t, n, spelling, receiver, env, input.code);
-      return { code: fill(got.code + t.code, Object.assign(got.values, { input: recv(input) })), rank: rankOut(t, input.rank), random: t.random };
+      return { code: fill(got.code + t.code, Object.assign(got.values, { input: recv(input) })), rank: rankOut(t, input.rank), random: t.random || input.random };
     }
     // An operator's result is parenthesised where a method is called on it.
     const recv = (e) => (e.op ? '(' + e.code + ')' : e.code);
@@ -456,6 +467,15 @@
         params.push({ name: p.text, rank: r.rank, int: r.int });
       }
       const m = { name: mname, params, lines: [], ret: null, todo: null, line: f.line };
+      env.__occ = [];
+      const occ = (n, target) => {
+        if (n.name === 'VariableName') env.__occ.push({ name: n.text, from: n.from, target });
+        else n.kids.forEach((k) => occ(k, false));
+      };
+      for (const st of kid(f, 'Body').kids) {
+        if (st.name === 'AssignStatement') { const a = assign(st); a.targets.forEach((t) => occ(t, t.name === 'VariableName')); a.values.forEach((v) => occ(v, false)); } else occ(st, false);
+      }
+      env.__occ.sort((a, b) => a.from - b.from);
       methodsDone[key] = m;
       const body = kid(f, 'Body').kids.filter((k) => !PUNCT.has(k.name) && k.name !== 'Comment');
       for (let i = 0; i < body.length; i++) {
@@ -467,7 +487,7 @@
             const val = values[0];
             if (!targets.every((t) => t.name === 'VariableName')) todo('赋值的左边不是变量');
             const e = expr(val, cls, env);
-            if (targets.length === 1) { env[targets[0].text] = { rank: e.rank, int: e.int }; m.lines.push({ py: st, code: 'let ' + targets[0].text + ' = ' + e.code + ';' }); } else {
+            if (targets.length === 1) { env[targets[0].text] = { rank: e.rank, int: e.int, random: e.random }; m.lines.push({ py: st, code: 'let ' + targets[0].text + ' = ' + e.code + ';' }); } else {
               if (!e.tuple || e.tuple.length !== targets.length) todo('左边有 ' + targets.length + ' 个变量，右边不是同样长的元组');
               targets.forEach((t, j) => { env[t.text] = e.tuple[j]; });
               m.lines.push({ py: st, code: 'let (' + targets.map((t) => t.text).join(', ') + ') = ' + e.code + ';' });
@@ -475,8 +495,8 @@
           } else if (st.name === 'ReturnStatement') {
             const vals = sig(st).slice(1);
             const es = vals.map((v) => expr(v, cls, env));
-            if (es.length === 1 && !es[0].tuple) { m.ret = { rank: es[0].rank, int: es[0].int }; m.lines.push({ py: st, code: es[0].code }); } else {
-              m.ret = { tuple: es.map((e) => ({ rank: e.rank })) };
+            if (es.length === 1 && !es[0].tuple) { m.ret = { rank: es[0].rank, int: es[0].int, random: es[0].random }; m.lines.push({ py: st, code: es[0].code }); } else {
+              m.ret = { tuple: es.map((e) => ({ rank: e.rank, random: e.random })) };
               m.lines.push({ py: st, code: '(' + es.map((e) => e.code).join(', ') + ')' });
             }
           } else todo(st.name === 'IfStatement' ? 'if 语句：生成器只写直线的 forward' : st.name === 'ForStatement' ? 'for 循环：生成器只写直线的 forward' : '语句 ' + st.name);
@@ -501,7 +521,8 @@
 
     // ------------------------------------------------------------------ writing model.rs
     const comment = (rows) => rows.filter(Boolean).map((r) => link(r)).join(' ');
-    const ty = (p) => (p.tuple ? '(' + p.tuple.map(ty).join(', ') + ')' : p.rank === 'R' ? 'Tensor<D>' : 'Tensor<' + p.rank + (p.int ? ', Int' : '') + '>');
+    // A rank the generator could not follow (after a todo) is written as 2: the body is todo!().
+    const ty = (p) => (p.tuple ? '(' + p.tuple.map(ty).join(', ') + ')' : p.rank === 'R' ? 'Tensor<D>' : 'Tensor<' + (Number.isInteger(p.rank) ? p.rank : 2) + (p.int ? ', Int' : '') + '>');
     const out = [];
     const ctorParam = (p) => p.name + ': ' + (p.def && !p.def.int && typeof p.def.v === 'number' ? 'f64' : 'usize');
     for (const s of structs) {
@@ -592,6 +613,10 @@
     const args = ctorArgs(m, cls).map((v) => (Number.isInteger(v) ? String(v) : rust(v, 'f')));
     const p0 = fwd.params[0];
     const seqs = res.structs.filter((s) => s.seq);
+    if (fwd.params.length !== 1) {
+      lines.push('fn main() {', `    todo!("${m.cls}.forward takes ${fwd.params.length} inputs; check.py gives it one");`, '}');
+      return lines.join('\n') + '\n';
+    }
     lines.push('fn main() {',
       '    let args: Vec<String> = std::env::args().collect();',
       '    match args.get(1).map(String::as_str) {',
@@ -614,8 +639,8 @@
       '    let outputs: Vec<Value> = vec![' + outs.map((o) => 'tensor_json(' + o + ')').join(', ') + '];',
       '    println!("{}", json!({ "outputs": outputs }));', '}', '',
       'fn tensor_json<const D: usize>(t: Tensor<D>) -> Value {',
-      '    let shape = t.shape().dims.to_vec();',
-      '    let data: Vec<f32> = t.into_data().convert::<f32>().to_vec().unwrap();',
+      '    let shape = t.dims().to_vec();',
+      '    let data: Vec<f32> = t.into_data().convert::<f32>().try_to_vec().unwrap();',
       '    json!({ "shape": shape, "data": data })', '}', '',
       '/// The training loop is not generated: README.md lists the rows for its calls.',
       'fn train() {', '    todo!("the training loop: see README.md");', '}');
@@ -644,12 +669,17 @@
       args: m && cls ? ctorArgs(m, cls) : [],
       stand_ins: m ? m.args.map((a, i) => (a.v === null ? { arg: i, script: a.py, value: standIn(i) } : null)).filter(Boolean) : [],
       input: p0 ? { int: !!p0.int, high: 10, shapes: shapes(p0, cls) } : null,
-      random_outputs: [],
+      random_outputs: cls && cls.forward ? (cls.forward.ret.tuple || [cls.forward.ret]).map((e, i) => (e.random ? i : -1)).filter((i) => i >= 0) : [],
       tol: rules.tol,
     };
     void emb;
     const files = {};
     for (const [k, v] of Object.entries(rules.crate)) files[k] = v;
+    // The package is named after the script, so that two ports share a target dir safely; the
+    // lock's root entry moves to its sorted place, as cargo writes it.
+    const pkg = packageName(opts.script || 'script.py');
+    files['Cargo.toml'] = files['Cargo.toml'].replace('name = "burn-port"', 'name = "' + pkg + '"');
+    files['Cargo.lock'] = renameRoot(files['Cargo.lock'], 'burn-port', pkg);
     files['src/model.rs'] = res.modelRs;
     files['src/main.rs'] = mainRs(res, rules);
     files['port.json'] = JSON.stringify(cfg, null, 1) + '\n';
@@ -658,6 +688,19 @@
     files['README.md'] = readme(res, rules, opts, cfg);
     const names = Object.keys(files).sort();
     return { files: Object.fromEntries(names.map((k) => [k, files[k]])), todos: res.todos, rows: res.rowsUsed, pitfalls: res.pitfalls };
+  }
+  function packageName(script) {
+    const stem = script.split(/[\\/]/).pop().replace(/\.pyw?$/, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+    return (/^[a-z]/.test(stem) ? stem : 'script-' + stem) + '-burn';
+  }
+  function renameRoot(lock, from, to) {
+    const parts = lock.split('\n[[package]]\n');
+    const head = parts[0], blocks = parts.slice(1).map((b) => b.replace(/\n+$/, ''));
+    const i = blocks.findIndex((b) => b.startsWith('name = "' + from + '"\n'));
+    blocks[i] = blocks[i].replace('name = "' + from + '"', 'name = "' + to + '"');
+    const key = (b) => /^name = "([^"]*)"\nversion = "([^"]*)"/.exec(b);
+    blocks.sort((a, b) => { const x = key(a), y = key(b); return x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : x[2] < y[2] ? -1 : x[2] > y[2] ? 1 : 0; });
+    return head + blocks.map((b) => '\n[[package]]\n' + b + '\n').join('');
   }
   function shapes(p0, cls) {
     if (p0.int) return [[2, 8]];
