@@ -1,8 +1,9 @@
 """`python -m book.commands.scan SCRIPT [--json]` (`make scan SCRIPT=… [FORMAT=json]`): the report
 of docs/scan.md's box for a script on disk. The scanning is docs/assets/scan.js's, run by node
-with the rules built here on the fly (book/pages/scan_rules.py), so the terminal and the page
-give the same report. Exit 0 with a report; 2 when the file is missing, unreadable or not
-Python text; 1 when the rules cannot be built (the book's own error)."""
+with the rules built here on the fly (book/pages/scan_rules.py) and the parser bundle the site
+publishes (book/site/pyparse.py), so the terminal and the page give the same report. Exit 0
+with a report; 2 when the file is missing, unreadable or not Python text; 1 when the rules or
+the parser cannot be built (the book's own error)."""
 import json
 import os
 import shutil
@@ -15,6 +16,7 @@ from pathlib import Path
 from ..errors import BookError
 from ..pages import scan_rules
 from ..paths import ROOT, Book
+from ..site import pyparse
 
 SCANNER = ROOT / "docs" / "assets" / "scan.js"
 PYTHON_SUFFIXES = {".py", ".pyw"}
@@ -46,17 +48,19 @@ def read_script(path: Path) -> str:
     return text
 
 
-def run_scanner(rules: dict, text: str) -> dict:
-    """docs/assets/scan.js under node on this text with these rules: its JSON report."""
+def run_scanner(rules: dict, parser: bytes, text: str) -> dict:
+    """docs/assets/scan.js under node on this text with these rules and this parser bundle: its
+    JSON report."""
     node = shutil.which("node")
     if node is None:
         raise BookError("要用 node 运行扫描器（docs/assets/scan.js）：PATH 里没有 node")
     with tempfile.TemporaryDirectory(prefix="book-scan-") as tmp:
-        rules_file, script = Path(tmp) / "rules.json", Path(tmp) / "script.py"
+        rules_file, parser_file, script = (Path(tmp) / n for n in ("rules.json", "pyparse.js", "script.py"))
         rules_file.write_text(json.dumps(rules, ensure_ascii=False), encoding="utf-8")
+        parser_file.write_bytes(parser)
         script.write_text(text, encoding="utf-8")
-        p = subprocess.run([node, str(SCANNER), "--rules", str(rules_file), str(script)],
-                           capture_output=True, text=True, encoding="utf-8")
+        p = subprocess.run([node, str(SCANNER), "--rules", str(rules_file), "--parser", str(parser_file),
+                            str(script)], capture_output=True, text=True, encoding="utf-8")
     if p.returncode != 0:
         raise BookError(f"扫描器出错（node 退出码 {p.returncode}）：{p.stderr.strip()[-500:]}")
     return json.loads(p.stdout)
@@ -118,7 +122,8 @@ def main(argv=None) -> int:
         print(f"错误：{e}", file=sys.stderr)
         return 2
     try:
-        rep = run_scanner(scan_rules.build(Book()), text)
+        book = Book()
+        rep = run_scanner(scan_rules.build(book), pyparse.bundle(book), text)
     except BookError as e:
         print(f"错误：{e}", file=sys.stderr)
         return 1

@@ -1,147 +1,113 @@
 /* 「扫描你的脚本」: finds every torch call in a pasted PyTorch script and matches it against the
  * rows of the torch → burn map. One program for the page (map.js loads it on docs/scan.md only)
- * and for `make scan` (book/commands/scan.py runs `node scan.js --rules R FILE`).
+ * and for `make scan` (book/commands/scan.py runs `node scan.js --rules R --parser P FILE`).
  *
- * It reads tokens, not a parse tree, so a syntax error is reported with its line and the rest
- * is still scanned. Its knowledge is the rules file (book/pages/scan_rules.py builds it from
- * the manifests and the pitfall pages; the page fetches it on the first scan): which rows
- * declare each spelling, how each row's own PyTorch text calls it, the pitfall pages' `scan:`
- * entries and the alias table. How a call selects rows is written out in docs/scan.md. */
+ * It walks the script's syntax tree from @lezer/python, a parser that recovers from errors, so
+ * a syntax error is reported with its line and the rest is still scanned. The parser is
+ * assets/pyparse.js (book/site/pyparse.py): the page loads it on the first scan, node is given
+ * the same file (--parser, or useParser). Its knowledge is the rules file (book/pages/scan_rules.py
+ * builds it from the manifests and the pitfall pages; the page fetches it on the first scan):
+ * which rows declare each spelling, how each row's own PyTorch text calls it, the pitfall pages'
+ * `scan:` entries and the alias table. How a call selects rows is written out in docs/scan.md. */
 (function () {
   'use strict';
 
-  // ------------------------------------------------------------------ tokens
-  const OPS = ['**=', '//=', '>>=', '<<=', '...', '->', ':=', '**', '//', '==', '!=', '<=', '>=',
-    '<<', '>>', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '@=',
-    '(', ')', '[', ']', '{', '}', ',', ':', '.', ';', '@', '=', '+', '-', '*', '/', '%', '<', '>',
-    '&', '|', '^', '~', '!'];
-  const OPS_BY = {};  // by first character, longest first
-  for (const o of OPS) (OPS_BY[o[0]] = OPS_BY[o[0]] || []).push(o);
-  const PREFIX = new Set('rRbBuUfF');
-  const IDENT_START = /[\p{L}_]/u;
+  let parser = null;
+  // The module assets/pyparse.js defines ({parser}), or its parser.
+  function useParser(p) { parser = p.parser || p; }
+
+  // ------------------------------------------------------------------ the tree
+  // An unclosed """ runs to the end of the file: read it as a string ending with its line (the
+  // positions stay the same), so that it is reported once and the lines after it are scanned.
+  function parse(src) {
+    for (;;) {
+      const tree = parser.parse(src);
+      let s = tree.resolveInner(src.length, -1);
+      while (s && s.name !== 'String' && s.name !== 'FormatString') s = s.parent;
+      const q = s && /^[A-Za-z]*("""|''')/.exec(src.slice(s.from, s.to));
+      if (!q || closed(src, s)) return { tree, src };
+      const at = s.from + q[0].length - 3;
+      src = src.slice(0, at + 1) + '  ' + src.slice(at + 3);
+    }
+  }
+  function closed(src, s) {
+    const t = src.slice(s.from, s.to), q = /^[A-Za-z]*("""|'''|"|')/.exec(t), last = s.lastChild;
+    if (!q) return true;
+    if (last && (last.type.isError || (last.name === 'Escape' && last.to === s.to))) return false;  // "abc\"
+    return t.length >= q[0].length + q[1].length && t.endsWith(q[1]);
+  }
+
   const CLOSER = { '(': ')', '[': ']', '{': '}' };
-  // A line starting with one of these at or left of the open statement ends an unclosed bracket.
-  const STARTERS = new Set(['def', 'class', 'import', 'from', 'return', 'if', 'elif', 'else', 'for',
-    'while', 'with', 'try', 'except', 'finally', 'raise', 'assert', 'del', 'pass', 'break',
-    'continue', 'global', 'nonlocal', 'async']);
-  const NAME = /[\p{L}_][\p{L}\p{N}_]*/uy;
-  const NUM = /(?:0[xXoObB][\da-fA-F_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?[jJ]?)/y;
-  const STRSTART = /([rRbBuUfF]{0,3})('''|"""|'|")/y;
+  const COMPOUND = new Set(['if', 'elif', 'else', 'for', 'while', 'def', 'class', 'with', 'try',
+    'except', 'finally', 'match', 'case']);
+  const cut = s => s.length > 20 ? s.slice(0, 19) + '…' : s;
+  const opener = p => { for (let c = p.firstChild; c; c = c.nextSibling) if (c.name in CLOSER) return c; return null; };
 
-  function tokenize(src, lineBase, errors, posBase) {
-    const toks = [], stack = [], base = posBase || 0;
-    let i = 0, line = lineBase || 1, lineStart = 0, stmtIndent = 0, fresh = true;
-    const err = (ln, msg) => errors.push({ line: ln, message: msg });
-    const push = (k, v, start) => {
-      const t = { k, v, line, col: start - lineStart, pos: base + start };
-      if (fresh && k !== 'nl') { stmtIndent = t.col; fresh = false; }
-      toks.push(t);
-      return t;
-    };
-    const newline = () => {
-      if (!stack.length && toks.length && toks[toks.length - 1].k !== 'nl') { push('nl', '', i); fresh = true; }
-    };
-    while (i < src.length) {
-      const c = src[i];
-      if (c === '\n') { newline(); i++; line++; lineStart = i; atLineStart(); continue; }
-      if (c === ' ' || c === '\t' || c === '\r' || c === '\f') { i++; continue; }
-      if (c === '#') { while (i < src.length && src[i] !== '\n') i++; continue; }
-      if (c === '\\' && src[i + 1] === '\n') { i += 2; line++; lineStart = i; continue; }
-      let m;
-      // A string, maybe after a prefix (f"…", rb'…'): only these letters can start one.
-      if (c === '"' || c === "'" || (PREFIX.has(c) && /['"rRbBuUfF]/.test(src[i + 1] || ''))) {
-        STRSTART.lastIndex = i;
-        if ((m = STRSTART.exec(src))) { readString(m); continue; }
+  // The parser's error nodes (⚠) as lines a reader can act on. Its recovery can leave several
+  // for one mistake: only the first on a line counts, an empty one right after a reported one
+  // is the same mistake, and after any error its reading of the indentation is not to be trusted.
+  function syntaxErrors(tree, src, lineOf) {
+    const out = [];
+    let after = -1;
+    const add = e => { if (!out.some(o => o.line === e.line)) out.push(e); };
+    tree.iterate({ enter(n) {
+      if ((n.name === 'String' || n.name === 'FormatString') && !closed(src, n.node)) {
+        add({ line: lineOf(n.from), message: '字符串没有结束' });
       }
-      if (IDENT_START.test(c)) {
-        NAME.lastIndex = i;
-        if ((m = NAME.exec(src))) { push('name', m[0], i); i += m[0].length; continue; }
-      }
-      if ((c >= '0' && c <= '9') || (c === '.' && src[i + 1] >= '0' && src[i + 1] <= '9')) {
-        NUM.lastIndex = i;
-        if ((m = NUM.exec(src))) { push('num', m[0], i); i += m[0].length; continue; }
-      }
-      const op = (OPS_BY[c] || []).find(o => o.length === 1 || src.startsWith(o, i));
-      if (op) {
-        if (op === ';' && !stack.length) { push('nl', ';', i); fresh = true; i++; continue; }
-        if (CLOSER[op]) stack.push({ ch: op, line });
-        if (op === ')' || op === ']' || op === '}') {
-          if (!stack.length) err(line, `多了一个「${op}」：前面没有和它配对的括号`);
-          else {
-            const open = stack.pop();
-            if (CLOSER[open.ch] !== op) err(line, `括号不配对：第 ${open.line} 行的「${open.ch}」在这里被「${op}」关上`);
-          }
-        }
-        push('op', op, i); i += op.length; continue;
-      }
-      err(line, `看不懂的字符「${c}」`);
-      i++;
+      if (!n.type.isError) return;
+      const e = n.node, blank = !src.slice(e.from, e.to).trim();
+      if (gap(e) || withParens(e, src)) return false;
+      if (blank && after >= 0 && !src.slice(after, e.from).trim()) return false;
+      const r = explain(e, src, lineOf);
+      if (r.indent && out.length) return false;
+      after = e.to;
+      add({ line: r.line, message: r.message });
+      return false;
+    } });
+    return out;
+  }
+  // Valid Python that @lezer/python reads as an error: `100.` and `0.` (a number, a dot and a
+  // missing attribute), and a bare `yield`.
+  function gap(e) {
+    const before = e.prevSibling, num = before && before.prevSibling;
+    if (e.from !== e.to || !before) return false;
+    if (before.name === 'yield') return true;
+    return e.parent.name === 'MemberExpression' && before.name === '.' && num && num.name === 'Number' && num.to === before.from;
+  }
+  // with (open(a) as f, open(b) as g): Python 3.10's parenthesized items, unknown to the parser.
+  function withParens(e, src) {
+    for (let p = e.parent; p; p = p.parent) {
+      if (p.name !== 'WithStatement') continue;
+      const body = p.getChild('Body');
+      return (!body || e.from < body.from) && /^(async\s+)?with\s*\(/.test(src.slice(p.from, p.to));
     }
-    newline();
-    for (const b of stack) err(b.line, `「${b.ch}」没有闭合`);
-    return toks;
-
-    // Inside brackets, a line that starts a new statement left of the open one closes them all.
-    function atLineStart() {
-      if (!stack.length) return;
-      let j = i, col = 0;
-      while (src[j] === ' ' || src[j] === '\t') { j++; col++; }
-      NAME.lastIndex = j;
-      const w = NAME.exec(src);
-      if (w && STARTERS.has(w[0]) && col <= stmtIndent) {
-        for (const b of stack) err(b.line, `「${b.ch}」没有闭合（到第 ${line} 行还没有关上）`);
-        stack.length = 0;
-        if (toks.length && toks[toks.length - 1].k !== 'nl') { push('nl', '', i); fresh = true; }
+    return false;
+  }
+  function explain(e, src, lineOf) {
+    const line = lineOf(e.from), what = src.slice(e.from, e.to).trim();
+    const say = message => ({ line, message });
+    if (/^[)\]}]$/.test(what)) {
+      const o = opener(e.parent);
+      if (o && CLOSER[o.name] !== what) return say(`括号不配对：第 ${lineOf(o.from)} 行的「${o.name}」在这里被「${what}」关上`);
+      return say(`多了一个「${what}」：前面没有和它配对的括号`);
+    }
+    if (what) return say(/^[^\p{L}\p{N}_\s]$/u.test(what) ? `看不懂的字符「${what}」` : `这里的「${cut(what)}」看不懂`);
+    // Something missing here: a closing bracket, a colon, the rest of the line.
+    for (let p = e.parent; p; p = p.parent) {
+      const o = opener(p);
+      if (o && (!p.lastChild || p.lastChild.name !== CLOSER[o.name])) {
+        const at = lineOf(o.from), eof = !src.slice(e.from).trim();
+        return { line: at, message: `「${o.name}」没有闭合` + (line > at && !eof ? `（到第 ${line} 行还没有关上）` : '') };
       }
     }
-
-    function readString(m) {
-      const start = i, q = m[2], prefix = m[1].toLowerCase(), startLine = line;
-      let j = i + m[0].length, body = '', closed = false;
-      while (j < src.length) {
-        // A backslash keeps the next character in the string, raw strings too (r"\"" is one).
-        if (src[j] === '\\') { if (src[j + 1] === '\n') { line++; lineStart = j + 2; } body += src[j] + (src[j + 1] || ''); j += 2; continue; }
-        if (src.startsWith(q, j)) { closed = true; j += q.length; break; }
-        if (src[j] === '\n') {
-          if (q.length === 1) break;
-          line++; lineStart = j + 1;
-        }
-        body += src[j]; j++;
-      }
-      const t = push('str', body, start);
-      t.line = startLine;
-      if (!closed) {
-        err(startLine, '字符串没有结束');
-        if (q.length === 3) { j = src.indexOf('\n', start); j = j < 0 ? src.length : j; line = startLine; }
-      }
-      if (prefix.includes('f')) t.fields = fields(body, startLine, base + start + m[0].length);
-      i = j;
-      if (!closed && q.length === 3) { lineStart = src.lastIndexOf('\n', j - 1) + 1; }
+    const start = src.lastIndexOf('\n', e.from - 1) + 1, end = src.indexOf('\n', e.from);
+    const rest = src.slice(e.from, end < 0 ? src.length : end).replace(/#.*/, '').trim();
+    if (rest && !src.slice(start, e.from).trim()) return Object.assign(say('这一行的缩进和上面的代码块对不上'), { indent: true });
+    const kw = /^\s*(?:async\s+)?([a-z]+)/.exec(src.slice(start, e.from));
+    if (!rest && kw && COMPOUND.has(kw[1]) && /^Body$|Statement|Definition|Clause/.test(e.parent.name)) {
+      return say(`「${kw[1]}」这一行应当以冒号结尾`);
     }
-
-    // The replacement fields of an f-string, each tokenized on its own: calls inside count.
-    function fields(body, startLine, at) {
-      const out = [];
-      let k = 0, ln = startLine;
-      while (k < body.length) {
-        if (body[k] === '\n') ln++;
-        if (body.startsWith('{{', k)) { k += 2; continue; }
-        if (body[k] !== '{') { k++; continue; }
-        let depth = 0, e = k + 1, quote = null;
-        for (; e < body.length; e++) {
-          const ch = body[e];
-          if (quote) { if (ch === quote) quote = null; continue; }
-          if (ch === '"' || ch === "'") quote = ch;
-          else if ('([{'.includes(ch)) depth++;
-          else if (')]'.includes(ch) || (ch === '}' && depth > 0)) depth--;
-          else if (ch === '}' || (depth === 0 && (ch === ':' || (ch === '!' && body[e + 1] !== '=')))) break;
-        }
-        const sub = tokenize(body.slice(k + 1, e), ln, errors, at + k + 1).filter(t => t.k !== 'nl');
-        if (sub.length) out.push(sub);
-        k = body.indexOf('}', e) < 0 ? body.length : body.indexOf('}', e) + 1;
-      }
-      return out;
-    }
+    return say(rest ? `这一行在「${cut(rest)}」处多出了看不懂的写法` : '这一行没有写完');
   }
 
   // ------------------------------------------------------------------ types
@@ -165,27 +131,29 @@
     'distributed', 'amp', 'optim', 'utils', 'is_tensor', 'get_num_threads', 'set_num_threads',
     'set_default_dtype', 'get_default_dtype', 'set_printoptions', 'use_deterministic_algorithms',
     'Size', 'dtype', 'finfo', 'iinfo', 'hub', 'multiprocessing', 'random', 'testing', 'profiler']);
-  const PY_KEYWORDS = new Set(['and', 'as', 'assert', 'async', 'break', 'class', 'continue', 'def',
-    'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is',
-    'nonlocal', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield']);
   const GENERIC = { module: 'nn.Module.', optim: 'torch.optim.Optimizer.', gen: 'torch.Generator.' };
 
   // ------------------------------------------------------------------ one script
-  function scan(src, rules) {
-    const errors = [];
-    src = src.replace(/^\ufeff/, '').replace(/\r\n?/g, '\n');
-    const toks = tokenize(src, 1, errors);
-    toks.push({ k: 'end', v: '', line: toks.length ? toks[toks.length - 1].line + 1 : 1, col: 0, pos: src.length });
+  function scan(text, rules) {
+    if (!parser && typeof window !== 'undefined' && window.BookPyParse) useParser(window.BookPyParse);
+    if (!parser) throw new Error('没有 Python 解析器：先加载 assets/pyparse.js（node：--parser 或 useParser）');
+    const { tree, src } = parse(text.replace(/^\ufeff/, '').replace(/\r\n?/g, '\n'));
+    const starts = [0];
+    for (let k = src.indexOf('\n'); k >= 0; k = src.indexOf('\n', k + 1)) starts.push(k + 1);
+    const lineOf = pos => {
+      let lo = 0, hi = starts.length - 1;
+      while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (starts[mid] <= pos) lo = mid; else hi = mid - 1; }
+      return lo + 1;
+    };
+    const errors = syntaxErrors(tree, src, lineOf);
     const known = new Set(Object.keys(rules.spell));
     for (const e of rules.scan) known.add(e.call);
     const vars = new Map(), classes = new Map(), stars = [], scopes = [], found = [];
-    let T = toks, i = 0;
-    const peek = (o) => T[i + (o || 0)] || T[T.length - 1];
-    const is = (v, o) => { const t = peek(o); return (t.k === 'op' || t.k === 'name') && t.v === v; };
-    const err = (t, msg) => errors.push({ line: t.line, message: msg });
+    const str = n => src.slice(n.from, n.to);
+    const kids = n => { const out = []; for (let c = n.firstChild; c; c = c.nextSibling) out.push(c); return out; };
 
-    while (peek().k !== 'end') statement();
-    return report(found, errors, rules, src);
+    block(tree.topNode);
+    return report(found, errors, rules, starts.length);
 
     // ---------------------------------------------------------------- names
     function normalize(path) {
@@ -226,173 +194,122 @@
     }
 
     // ---------------------------------------------------------------- statements
-    function statement() {
-      const first = peek();
-      if (first.k === 'nl') { i++; return; }
-      while (scopes.length && scopes[scopes.length - 1].indent >= first.col) scopes.pop();
-      const w = first.k === 'name' ? first.v : null;
-      if (w === 'async' && (is('def', 1) || is('for', 1) || is('with', 1))) i++;
-      const kw = peek().k === 'name' ? peek().v : null;
-      if (is('@')) { i++; expr(); return endLine(); }
-      if (kw === 'import') { i++; importNames(); return endLine(); }
-      if (kw === 'from') { i++; fromImport(); return endLine(); }
-      if (kw === 'class') return classDef(first.col);
-      if (kw === 'def') return funcDef(first.col);
-      if (kw === 'if' || kw === 'elif' || kw === 'while') { i++; expr(); return header(first); }
-      if (kw === 'else' || kw === 'try' || kw === 'finally') { i++; return header(first); }
-      if (kw === 'except') { i++; if (!is(':')) { expr(); if (is('as')) { i += 2; } } return header(first); }
-      if (kw === 'for') { i++; const tg = targetList('in'); if (is('in')) i++; bindIter(tg, exprList().ty); return header(first); }
-      if (kw === 'with') {
-        i++;
-        // with (open(a) as f, open(b) as g): the parentheses group the items (Python 3.10).
-        const grouped = is('(') && itemsHaveAs();
-        if (grouped) i++;
-        do { const v = expr(); if (is('as')) { i++; bind(targetAtom(), v); } } while (is(',') && ++i && !is(')'));
-        if (grouped && is(')')) i++;
-        return header(first);
+    function block(n) { for (let c = n.firstChild; c; c = c.nextSibling) statement(c); }
+    function statement(n) {
+      switch (n.name) {
+        case 'AssignStatement': return assign(n);
+        case 'ImportStatement': return importNames(n);
+        case 'ClassDefinition': return classDef(n);
+        case 'FunctionDefinition': return funcDef(n);
+        case 'Decorator': return decorator(n);
+        case 'ForStatement': return forLoop(n);
+        case 'WithStatement': return withItems(n);
+        // An if, a return, an expression, what the parser could not place: the calls in it.
+        default: if (!expr(n)) block(n);
       }
-      // match / case are keywords only at the head of a line that ends with a colon.
-      if ((kw === 'match' || kw === 'case') && endsWithColon() && !(peek(1).k === 'op' && /^[=.(,[:]$|^[-+*/%@&|^]?=$/.test(peek(1).v))) {
-        i++; exprList(); return header(first);
+    }
+    // a = b = value, a, b = value, x: int = value: each list left of the last `=` is bound.
+    function assign(n) {
+      const lists = [[]];
+      for (const k of kids(n)) {
+        if (k.name === 'AssignOp') lists.push([]);
+        else if (k.name === 'TypeDef') block(k);
+        else lists[lists.length - 1].push(k);
       }
-      if (kw === 'pass' || kw === 'break' || kw === 'continue') { i++; return endLine(); }
-      if (kw === 'global' || kw === 'nonlocal') { while (peek().k !== 'nl' && peek().k !== 'end') i++; return endLine(); }
-      if (kw === 'return' || kw === 'yield' || kw === 'raise' || kw === 'assert' || kw === 'del') {
-        i++; if (is('from')) i++;
-        if (peek().k !== 'nl' && peek().k !== 'end') exprList();
-        if (is('from')) { i++; expr(); }  // raise E from None
-        return endLine();
+      const values = lists.map(seq);
+      if (values.length < 2) return;
+      const value = values[values.length - 1];
+      for (const t of values.slice(0, -1)) bind(t.target, value, value.elems);
+    }
+    function importNames(n) {
+      const ks = kids(n), from = ks[0].name === 'from';
+      let mod = '', relative = false, k = 1;
+      if (from) {
+        for (; k < ks.length && ks[k].name !== 'import'; k++) {
+          if (ks[k].name === 'VariableName') mod += str(ks[k]);
+          else if (ks[k].name === '.' && mod) mod += '.';
+          else relative = true;
+        }
+        k++;
       }
-      simple();
-      endLine();
-    }
-    function itemsHaveAs() {
-      for (let k = i + 1, depth = 0; k < T.length; k++) {
-        const t = T[k];
-        if (t.k === 'nl' || t.k === 'end') return false;
-        if (t.k === 'op' && CLOSER[t.v]) depth++;
-        else if (t.k === 'op' && (t.v === ')' || t.v === ']' || t.v === '}')) { if (depth === 0) return false; depth--; }
-        else if (depth === 0 && t.k === 'name' && t.v === 'as') return true;
+      const torch = from && !relative && isTorch(mod);
+      let path = '', as = null;
+      for (; k <= ks.length; k++) {
+        const c = ks[k];
+        if (!c || c.name === ',') {
+          if (from && path) vars.set(as || path, torch ? { path: mod + '.' + path } : { ty: PY });
+          else if (as) vars.set(as, isTorch(path) ? { path } : { ty: PY });
+          else if (path) { const root = path.split('.')[0]; vars.set(root, isTorch(root) ? { path: root } : { ty: PY }); }
+          path = ''; as = null;
+        } else if (c.name === '*') { if (torch) stars.push(mod); }
+        else if (c.name === 'as') as = '';
+        else if (c.name === 'VariableName') { if (as === '') as = str(c); else path += str(c); }
+        else if (c.name === '.') path += '.';
       }
-      return false;
     }
-    function endsWithColon() {
-      let k = i;
-      while (T[k + 1] && T[k + 1].k !== 'nl' && T[k + 1].k !== 'end') k++;
-      return T[k].k === 'op' && T[k].v === ':';
-    }
-    function header(first) {
-      if (!is(':')) {
-        err(first, `「${first.v}」这一行应当以冒号结尾`);
-        return skipLine();
-      }
-      i++;
-      if (peek().k !== 'nl' && peek().k !== 'end') { simple(); }
-      endLine();
-    }
-    function endLine() {
-      if (peek().k === 'nl' || peek().k === 'end') { if (peek().k === 'nl') i++; return; }
-      err(peek(), `这一行在「${peek().v}」处多出了看不懂的写法`);
-      skipLine();
-    }
-    function skipLine() {
-      while (peek().k !== 'nl' && peek().k !== 'end') i++;
-      if (peek().k === 'nl') i++;
-    }
-    function simple() {
-      const lists = [exprList()];
-      let aug = false;
-      while (is('=') || (peek().k === 'op' && /^[-+*/%@&|^]=$|^\*\*=$|^\/\/=$|^>>=$|^<<=$/.test(peek().v))) {
-        aug = peek().v !== '=';
-        i++;
-        lists.push(exprList());
-      }
-      if (is(':') && lists.length === 1) {  // an annotation: x: int = 3
-        i++; expr();
-        if (is('=')) { i++; lists.push(exprList()); }
-      }
-      if (lists.length < 2 || aug) return;
-      const value = lists[lists.length - 1];
-      for (const tgt of lists.slice(0, -1)) bind(tgt.target, value, value.elems);
-    }
-    function importNames() {
-      do {
-        const path = dotted();
-        if (is('as')) { i++; const as = peek().v; i++; vars.set(as, isTorch(path) ? { path } : { ty: PY }); }
-        else { const root = path.split('.')[0]; vars.set(root, isTorch(root) ? { path: root } : { ty: PY }); }
-      } while (is(',') && ++i);
-    }
-    function fromImport() {
-      let dots = '';
-      while (is('.') || is('...')) { dots += peek().v; i++; }
-      const mod = is('import') ? '' : dotted();
-      if (is('import')) i++;
-      const torch = !dots && isTorch(mod);
-      if (is('*')) { i++; if (torch) stars.push(mod); return; }
-      const paren = is('(');
-      if (paren) i++;
-      while (peek().k === 'name') {
-        const name = peek().v; i++;
-        let as = name;
-        if (is('as')) { i++; as = peek().v; i++; }
-        vars.set(as, torch ? { path: mod + '.' + name } : { ty: PY });
-        if (!is(',')) break;
-        i++;
-      }
-      if (paren && is(')')) i++;
-    }
-    function dotted() {
-      let s = '';
-      while (peek().k === 'name') { s += peek().v; i++; if (is('.')) { s += '.'; i++; } else break; }
-      return s;
-    }
-    function classDef(indent) {
-      i++;
-      const name = peek().k === 'name' ? peek().v : null;
-      if (!name) { err(peek(), 'class 后面应当是类名'); return skipLine(); }
-      i++;
+    function classDef(n) {
+      const nameNode = n.getChild('VariableName'), bases = n.getChild('ArgList'), body = n.getChild('Body');
+      if (!nameNode) return block(n);
+      const name = str(nameNode);
       const cls = { base: null, parent: null, methods: new Set(), attrs: new Map() };
       classes.set(name, cls);
-      if (is('(')) {
-        const a = args(peek());
-        for (const b of a.values) {
-          const p = b.path ? normalize(b.path) : '';
-          if (p === 'nn.Module' || p.endsWith('.Module')) cls.base = 'module';
-          else if (/^torch\.utils\.data\.(Iterable)?Dataset$/.test(p)) cls.base = 'data';
-          else if (b.ty && b.ty.k === 'ucls') { cls.parent = b.ty.cls; cls.base = cls.base || (classes.get(b.ty.cls) || {}).base; }
-        }
+      for (const b of bases ? args(bases).values : []) {
+        const p = b.path ? normalize(b.path) : '';
+        if (p === 'nn.Module' || p.endsWith('.Module')) cls.base = 'module';
+        else if (/^torch\.utils\.data\.(Iterable)?Dataset$/.test(p)) cls.base = 'data';
+        else if (b.ty && b.ty.k === 'ucls') { cls.parent = b.ty.cls; cls.base = cls.base || (classes.get(b.ty.cls) || {}).base; }
       }
-      scopes.push({ indent, kind: 'class', cls: name });
-      header({ v: 'class', line: peek().line });
+      scopes.push({ kind: 'class', cls: name });
+      if (body) block(body);
+      scopes.pop();
     }
-    function funcDef(indent) {
-      i++;
-      const name = peek().k === 'name' ? peek().v : null;
-      if (!name) { err(peek(), 'def 后面应当是函数名'); return skipLine(); }
-      i++;
-      const cls = scopes.length && scopes[scopes.length - 1].kind === 'class' ? scopes[scopes.length - 1].cls : null;
+    function funcDef(n) {
+      const nameNode = n.getChild('VariableName'), params = n.getChild('ParamList');
+      const top = scopes[scopes.length - 1];
+      const cls = top && top.kind === 'class' ? top.cls : null;
+      const name = nameNode ? str(nameNode) : '';
       if (cls) classes.get(cls).methods.add(name);
       else vars.set(name, { ty: { k: 'fn', name } });
-      const params = [];
-      if (is('(')) {
-        const open = peek(); i++;
-        while (!is(')') && peek().k !== 'end' && peek().k !== 'nl') {
-          if (is('*') || is('**') || is('/')) { i++; continue; }
-          if (peek().k === 'name') { params.push(peek().v); i++; }
-          if (is(':')) { i++; expr(); }
-          if (is('=')) { i++; expr(); }
-          if (is(',')) i++;
-          else if (!is(')')) { err(peek(), `def ${name} 的参数列表里有看不懂的写法`); break; }
-        }
-        if (is(')')) i++; else err(open, `def ${name} 的参数列表没有闭合`);
+      const names = [];
+      for (let c = params && params.firstChild; c; c = c.nextSibling) {
+        if (c.name === 'VariableName' && !(c.prevSibling && c.prevSibling.name === 'AssignOp')) names.push(str(c));
+        else statement(c);  // annotations and defaults
       }
-      if (is('->')) { i++; expr(); }
-      scopes.push({ indent, kind: 'def', cls });
+      for (const c of n.getChildren('TypeDef')) block(c);
+      scopes.push({ kind: 'def', cls });
       // A parameter is whatever the caller passes: unknown, not the type the same name had
       // elsewhere in the file; forward's are the module's inputs, tensors.
       const forward = cls && name === 'forward' && classes.get(cls).base === 'module';
-      for (const p of params.slice(cls ? 1 : 0)) vars.set(p, forward ? { ty: TENSOR } : {});
-      header({ v: 'def', line: peek().line });
+      for (const p of names.slice(cls ? 1 : 0)) vars.set(p, forward ? { ty: TENSOR } : {});
+      const body = n.getChild('Body');
+      if (body) block(body);
+      scopes.pop();
+    }
+    // @torch.no_grad(): the parser reads a decorator as a dotted name, maybe called.
+    function decorator(n) {
+      let v = null, from = n.from;
+      for (const c of kids(n)) {
+        if (c.name === 'VariableName') { if (v) v = attr(v, c); else { v = name(c); from = c.from; } }
+        else if (c.name === 'ArgList' && v) call(v, c, from);
+      }
+    }
+    function forLoop(n) {
+      const ks = kids(n), start = ks.findIndex(k => k.name === 'for'), mid = ks.findIndex(k => k.name === 'in');
+      let body = ks.findIndex(k => k.name === 'Body');
+      if (body < 0) body = ks.length;
+      if (start < 0 || mid < start || mid > body) return block(n);
+      const target = seq(ks.slice(start + 1, mid)).target;
+      bindIter(target, seq(ks.slice(mid + 1, body)).ty);
+      for (const k of ks.slice(body)) statement(k);
+    }
+    function withItems(n) {
+      let v = null, as = false;
+      for (const c of kids(n)) {
+        if (c.name === 'as') as = true;
+        else if (as && c.name === 'VariableName') { bind({ name: str(c) }, v); as = false; }
+        else if (c.name === 'Body') block(c);
+        else v = value(c) || v;
+      }
     }
 
     // ---------------------------------------------------------------- binding
@@ -422,131 +339,114 @@
       const walk = t => { if (!t) return; if (t.tuple) t.tuple.forEach(walk); else bind(t, { ty: el }); };
       walk(target);
     }
-    function targetList(stop) {
-      const items = [];
-      do { items.push(targetAtom()); } while (is(',') && ++i && !is(stop));
-      return items.length === 1 ? items[0] : { tuple: items };
-    }
-    function targetAtom() {
-      if (is('(') || is('[')) {
-        const close = CLOSER[peek().v]; i++;
-        const items = [];
-        while (!is(close) && peek().k !== 'end') { items.push(targetAtom()); if (is(',')) i++; else break; }
-        if (is(close)) i++;
-        return { tuple: items };
-      }
-      if (is('*')) i++;
-      const v = primary();
-      return v.target || null;
-    }
 
     // ---------------------------------------------------------------- expressions
-    function exprList() {
-      const first = expr();
-      if (!is(',')) return first;
-      const elems = [first];
-      while (is(',')) { i++; if (endOfList()) break; elems.push(expr()); }
-      return { ty: PY, elems, target: { tuple: elems.map(e => e.target) }, lit: 'x' };
-    }
-    function endOfList() {
-      const t = peek();
-      return t.k === 'nl' || t.k === 'end' || (t.k === 'op' && [')', ']', '}', '=', ':'].includes(t.v)) || (t.k === 'name' && t.v === 'in');
-    }
-    function expr(noTernary) {
-      if (is('lambda')) {
-        i++;
-        while (!is(':') && peek().k !== 'nl' && peek().k !== 'end') { if (is('=')) { i++; expr(true); } else i++; }
-        if (is(':')) i++;
-        expr(noTernary);
-        return { ty: null, lit: 'x' };
-      }
-      const parts = [unary()];
-      for (;;) {
-        const t = peek();
-        if (t.k === 'op' && /^(\*\*|\/\/|==|!=|<=|>=|<<|>>|:=|[-+*/%@<>&|^])$/.test(t.v)) { i++; parts.push(unary()); continue; }
-        if (t.k === 'name' && (t.v === 'and' || t.v === 'or' || t.v === 'in' || t.v === 'is')) { i++; if (is('not')) i++; parts.push(unary()); continue; }
-        if (t.k === 'name' && t.v === 'not' && is('in', 1)) { i += 2; parts.push(unary()); continue; }
-        if (!noTernary && t.k === 'name' && t.v === 'if') {
-          i++; parts.push(expr(true));
-          if (is('else')) { i++; parts.push(expr()); }
-          continue;
+    // What the scan knows of an expression: its type (ty), its literal (lit: num, s:…, b:True,
+    // none, dict, dlist, x), its torch path, what assigning to it binds (target); null for a node
+    // that is not an expression.
+    function expr(n) {
+      switch (n.name) {
+        case 'VariableName': return name(n);
+        case 'Boolean': return { ty: PY, lit: 'b:' + str(n) };
+        case 'None': return { ty: PY, lit: 'none' };
+        case 'Number': return { ty: PY, lit: 'num' };
+        case 'Ellipsis': return { ty: PY, lit: 'x' };
+        case 'String': case 'FormatString': case 'ContinuedString': return string(n);
+        case 'ParenthesizedExpression': return Object.assign({ ty: null, lit: 'x' }, all(n)[0]);
+        case 'TupleExpression': case 'ArrayExpression': case 'SetExpression': return items(all(n));
+        case 'DictionaryExpression': return dict(n);
+        case 'ComprehensionExpression': case 'ArrayComprehensionExpression':
+        case 'SetComprehensionExpression': case 'DictionaryComprehensionExpression': return comprehension(n);
+        case 'CallExpression': return call(value(n.firstChild) || {}, n.lastChild, n.from);
+        case 'MemberExpression': return member(n);
+        case 'UnaryExpression': {
+          const v = value(n.lastChild) || {};
+          return n.firstChild.name === 'not' ? { ty: PY, lit: 'x' } : { ty: v.ty, lit: v.lit === 'num' ? 'num' : 'x' };
         }
-        break;
-      }
-      if (parts.length === 1) return parts[0];
-      const tys = parts.map(p => p.ty);
-      const ty = tys.some(x => x === TENSOR) ? TENSOR : tys.every(x => x === PY) ? PY : null;
-      return { ty, lit: 'x' };
-    }
-    function unary() {
-      if (peek().k === 'op' && ['-', '+', '~'].includes(peek().v)) {
-        i++;
-        const v = unary();
-        return { ty: v.ty, lit: v.lit === 'num' ? 'num' : 'x' };
-      }
-      if (is('not')) { i++; unary(); return { ty: PY, lit: 'x' }; }
-      if (is('await')) { i++; return unary(); }
-      if (is('*') || is('**')) { i++; return unary(); }
-      return primary();
-    }
-    function primary() {
-      const t = peek();
-      let v;
-      if (t.k === 'name' && PY_KEYWORDS.has(t.v)) { err(t, `这里的「${t.v}」看不懂`); i++; return { ty: null, lit: 'x' }; }
-      if (t.k === 'name') {
-        i++;
-        if (t.v === 'True' || t.v === 'False') v = { ty: PY, lit: 'b:' + t.v };
-        else if (t.v === 'None') v = { ty: PY, lit: 'none' };
-        else {
-          v = lookup(t.v);
-          v.target = { name: t.v };
-          v.nameTok = t;
-          v.dotted = v.path || t.v;
+        case 'AwaitExpression': return value(n.lastChild) || { ty: null, lit: 'x' };
+        case 'BinaryExpression': case 'ConditionalExpression': case 'NamedExpression': {
+          const tys = all(n).map(p => p.ty);
+          return { ty: tys.some(x => x === TENSOR) ? TENSOR : tys.every(x => x === PY) ? PY : null, lit: 'x' };
         }
-      } else if (t.k === 'num') { i++; v = { ty: PY, lit: 'num' }; }
-      else if (t.k === 'str') {
-        let body = '';
-        while (peek().k === 'str') {
-          const s = peek(); i++; body += s.v;
-          for (const f of s.fields || []) sub(f);
-        }
-        v = { ty: PY, lit: 's:' + body };
-      } else if (t.k === 'op' && CLOSER[t.v]) {
-        v = bracket(t);
-      } else if (is('...')) { i++; v = { ty: PY, lit: 'x' }; }
-      else {
-        if (t.k !== 'nl' && t.k !== 'end') { err(t, `这里的「${t.v}」看不懂`); i++; }
-        return { ty: null, lit: 'x' };
+        case 'LambdaExpression': case 'YieldExpression': block(n); return { ty: null, lit: 'x' };
+        default: return null;
       }
-      v.start = t.pos;
-      return trailers(v);
     }
-    function sub(tokens) {  // an f-string's field, parsed in its own token list
-      const saved = [T, i];
-      T = tokens.concat([{ k: 'end', v: '', line: tokens[tokens.length - 1].line, col: 0, pos: 0 }]);
-      i = 0;
-      while (peek().k !== 'end') { const before = i; exprList(); if (i === before) i++; else if (is(',') || is(':')) i++; }
-      [T, i] = saved;
+    // An expression, or the calls inside what the parser could not read.
+    function value(n) {
+      const v = expr(n);
+      if (!v && n.type.isError) block(n);
+      return v;
     }
-    function trailers(v) {
-      for (;;) {
-        if (is('.') && peek(1).k === 'name') {
-          const nameTok = peek(1); i += 2;
-          v = attr(v, nameTok);
-        } else if (is('(')) {
-          v = call(v, peek());
-        } else if (is('[')) {
-          const open = peek();
-          bracket(open);
-          v = { ty: subscript(v.ty), lit: 'x', start: v.start };
-        } else return v;
+    function all(n) { return kids(n).map(value).filter(Boolean); }
+    // a, b: one value, or a tuple of them.
+    function seq(nodes) {
+      const vals = nodes.map(value).filter(Boolean);
+      if (vals.length === 1 && !nodes.some(k => k.name === ',')) return vals[0];
+      return { ty: PY, lit: 'x', elems: vals, target: { tuple: vals.map(v => v.target) } };
+    }
+    function name(n) {
+      const v = lookup(str(n));
+      v.target = { name: str(n) };
+      v.nameTok = n;
+      return v;
+    }
+    // A string's literal is its text between the quotes; an f-string's fields are read for calls.
+    function string(n) {
+      if (n.name === 'ContinuedString') {
+        return { ty: PY, lit: 's:' + all(n).map(v => v.lit.slice(2)).join('') };
       }
+      if (n.name === 'FormatString') block(n);  // its replacement fields
+      const t = str(n), q = /^[A-Za-z]*("""|'''|"|')/.exec(t) || ['', ''];
+      const body = t.slice(q[0].length, closed(src, n) ? t.length - q[1].length : t.length);
+      return { ty: PY, lit: 's:' + body };
+    }
+    function items(vals) {
+      if (vals.length && vals.every(x => x.lit === 'dict')) {
+        const sets = vals.map(x => new Set(x.keys));
+        return { ty: PY, lit: 'dlist', keys: [...sets[0]].filter(k => sets.every(s => s.has(k))) };
+      }
+      return { ty: PY, lit: 'x', elems: vals, target: { tuple: vals.map(x => x.target) } };
+    }
+    function dict(n) {
+      const keys = [];
+      for (const c of kids(n)) {
+        const v = value(c), lit = (v && v.lit) || '';
+        if (lit.startsWith('s:') && c.nextSibling && c.nextSibling.name === ':') keys.push(lit.slice(2));
+      }
+      return { ty: PY, lit: 'dict', keys };
+    }
+    // [f(x) for x in xs if …]: the clauses are read first, so that the element's names have
+    // their types. Also a call's lone generator argument, sum(x for x in xs).
+    function comprehension(n) {
+      const ks = kids(n), start = ks.findIndex(k => k.name === 'for' || k.name === 'async');
+      for (let j = start; j >= 0 && j < ks.length; j++) {
+        if (ks[j].name === 'if' && ks[j + 1]) statement(ks[++j]);
+        if (ks[j].name !== 'for') continue;
+        const mid = ks.findIndex((k, m) => m > j && k.name === 'in');
+        if (mid < 0) break;
+        const target = seq(ks.slice(j + 1, mid)).target;
+        bindIter(target, ks[mid + 1] ? (value(ks[mid + 1]) || {}).ty : null);
+        j = mid + 1;
+      }
+      for (const k of ks.slice(0, start < 0 ? ks.length : start)) statement(k);
+      return { ty: n.name === 'ComprehensionExpression' || n.name === 'ArgList' ? null : PY, lit: 'x' };
+    }
+    function member(n) {
+      const obj = n.firstChild, dot = obj.nextSibling, prop = dot && dot.nextSibling;
+      const v = value(obj) || {};
+      // 100. or 1.e5: a float, read by the parser as a number and an attribute.
+      if (obj.name === 'Number' && /^\d[\d_]*$/.test(str(obj)) && dot && dot.name === '.' && dot.from === obj.to) {
+        return { ty: PY, lit: 'num' };
+      }
+      if (dot && dot.name === '.' && prop && prop.name === 'PropertyName') return attr(v, prop);
+      for (let c = dot; c; c = c.nextSibling) statement(c);  // a subscript: x[i], x[a:b]
+      return { ty: subscript(v.ty), lit: 'x' };
     }
     function attr(v, nameTok) {
-      const name = nameTok.v;
-      const out = { recv: v, member: name, nameTok, start: v.start, lit: 'x' };
-      if (v.path) { out.path = v.path + '.' + name; out.dotted = out.path; return out; }
-      if (v.dotted) out.dotted = v.dotted + '.' + name;
+      const name = str(nameTok);
+      const out = { recv: v, member: name, nameTok, lit: 'x' };
+      if (v.path) { out.path = v.path + '.' + name; return out; }
       const ty = v.ty;
       if (v.target && v.target.name === 'self' && currentClass()) out.target = { selfAttr: name };
       if (ty === PY) out.ty = PY;
@@ -558,100 +458,32 @@
     function subscript(ty) {
       return ty === TENSOR ? TENSOR : null;  // a dict's or a list's item: could be anything
     }
-    // The items between brackets; a comprehension's clauses are read before its element, so
-    // that the element's names have their types.
-    function bracket(open) {
-      const close = CLOSER[open.v];
-      i++;
-      const forAt = topLevelFor(close);
-      const items = [];
-      if (forAt >= 0) {
-        const startAt = i;
-        i = forAt;
-        comprehension(close);
-        const endAt = i;
-        i = startAt;
-        const el = expr();
-        if (is(':')) { i++; expr(); }
-        i = endAt;
-        if (is(close)) i++;
-        return { ty: close === ')' ? null : PY, lit: 'x', elems: null, gen: el };
-      }
-      let comma = false, colon = false;
-      while (!is(close) && peek().k !== 'end' && peek().k !== 'nl') {
-        if (is('*') || is('**')) i++;
-        const v = is(':') ? { ty: null, lit: 'x' } : expr();
-        while (is(':')) { colon = true; i++; if (!is(',') && !is(close) && !is(':')) expr(); }
-        items.push(v);
-        if (is(',')) { comma = true; i++; } else break;
-      }
-      if (is(close)) i++;
-      else if (peek().k !== 'end' && peek().k !== 'nl') { err(peek(), `「${open.v}」里在「${peek().v}」处少了逗号或括号`); }
-      if (close === ')' && items.length === 1 && !comma) return Object.assign({}, items[0], { start: open.pos });
-      if (close === '}' && colon) {
-        const keys = items.filter(x => x.lit && x.lit.startsWith('s:')).map(x => x.lit.slice(2));
-        return { ty: PY, lit: 'dict', keys };
-      }
-      if (items.length && items.every(x => x.lit === 'dict')) {
-        const sets = items.map(x => new Set(x.keys));
-        return { ty: PY, lit: 'dlist', keys: [...sets[0]].filter(k => sets.every(s => s.has(k))) };
-      }
-      return { ty: PY, lit: 'x', elems: items, target: { tuple: items.map(x => x.target) } };
-    }
-    function topLevelFor(close) {
-      let depth = 0;
-      for (let k = i; k < T.length; k++) {
-        const t = T[k];
-        if (t.k === 'end' || (t.k === 'nl' && depth === 0)) return -1;
-        if (t.k === 'op' && CLOSER[t.v]) depth++;
-        else if (t.k === 'op' && (t.v === ')' || t.v === ']' || t.v === '}')) { if (depth === 0) return -1; depth--; }
-        else if (depth === 0 && t.k === 'name' && t.v === 'for') return k;
-      }
-      return -1;
-    }
-    function comprehension(close) {
-      while (is('for') || is('async')) {
-        if (is('async')) i++;
-        i++;
-        const tg = targetList('in');
-        if (is('in')) i++;
-        const it = expr(true);
-        bindIter(tg, it.ty);
-        while (is('if')) { i++; expr(true); }
-      }
-      if (!is(close) && peek().k !== 'end') err(peek(), `「${peek().v}」这里看不懂`);
-    }
     // Arguments of a call: what the matcher needs to know about them.
-    function args(open) {
-      i++;
+    function args(list) {
       const a = { pos: 0, kw: {}, n: 0, disp: [], posLits: [], values: [], dotted: [], groupKeys: [] };
-      const forAt = topLevelFor(')');
-      if (forAt >= 0) {
-        i--; const v = bracket(peek());
-        a.pos = 1; a.n = 1; a.posLits.push('x'); a.values.push(v);
+      if (kids(list).some(c => c.name === 'for')) {
+        a.pos = 1; a.n = 1; a.posLits.push('x'); a.values.push(comprehension(list));
         return a;
       }
-      while (!is(')') && peek().k !== 'end') {
-        if (peek().k === 'nl') break;
-        if (is('*') || is('**')) { i++; expr(); }
-        else if (peek().k === 'name' && is('=', 1)) {
-          const name = peek().v; i += 2;
-          const v = expr();
-          a.kw[name] = v.lit || 'x'; a.n++; a.values.push(v); a.dotted.push(dottedOf(v));
-        } else {
-          const v = expr();
-          if (v.lit === 'dict' || v.lit === 'dlist') a.disp.push(a.pos);
-          if (a.pos === 0 && v.lit === 'dlist') a.groupKeys = v.keys;
-          a.posLits.push(v.lit || 'x'); a.pos++; a.n++; a.values.push(v); a.dotted.push(dottedOf(v));
+      for (let c = list.firstChild; c; c = c.nextSibling) {
+        if (c.name === '*' || c.name === '**') {
+          if (c.nextSibling) statement(c = c.nextSibling);
+          continue;
         }
-        if (is(',')) i++;
-        else if (!is(')')) {
-          if (peek().k !== 'nl' && peek().k !== 'end') err(peek(), `调用的参数在「${peek().v}」处少了逗号或括号`);
-          break;
+        const op = c.nextSibling;
+        if (c.name === 'VariableName' && op && op.name === 'AssignOp') {
+          c = op;  // x := v counts as the positional argument v
+          if (str(op) !== '=') continue;
+          const v = (op.nextSibling && value(c = op.nextSibling)) || {};
+          a.kw[str(op.prevSibling)] = v.lit || 'x'; a.n++; a.values.push(v); a.dotted.push(dottedOf(v));
+          continue;
         }
+        const v = value(c);
+        if (!v) continue;
+        if (v.lit === 'dict' || v.lit === 'dlist') a.disp.push(a.pos);
+        if (a.pos === 0 && v.lit === 'dlist') a.groupKeys = v.keys;
+        a.posLits.push(v.lit || 'x'); a.pos++; a.n++; a.values.push(v); a.dotted.push(dottedOf(v));
       }
-      if (is(')')) i++;
-      else if (peek().k !== 'end' && peek().k !== 'nl') err(open, '调用的括号没有闭合');
       return a;
     }
     function dottedOf(v) {
@@ -659,16 +491,15 @@
       if (v.lit && v.lit.startsWith('s:')) return v.lit.slice(2);
       return null;
     }
-    function call(v, open) {
-      const a = args(open);
-      const close = T[i - 1];
-      const at = v.nameTok || open;
+    function call(v, list, from) {
+      const a = args(list);
+      const at = v.nameTok || list;
       const rec = spelling => {
-        const text = src.slice(v.start, close.pos + 1).replace(/\s+/g, ' ').replace(/\(\s+/g, '(').replace(/,\s*\)/g, ')');
-        const entry = { pos: at.pos, line: at.line, col: at.col, text: text.length > 90 ? text.slice(0, 89) + '…' : text, args: a };
+        const text = src.slice(from, list.to).trim().replace(/\s+/g, ' ').replace(/\(\s+/g, '(').replace(/,\s*\)/g, ')');
+        const entry = { pos: at.from, line: lineOf(at.from), text: text.length > 90 ? text.slice(0, 89) + '…' : text, args: a };
         found.push(Object.assign(entry, spelling));
       };
-      const out = { start: v.start, lit: 'x' };
+      const out = { lit: 'x' };
       if (v.path) {
         if (!isTorch(v.path)) { out.ty = PY; return out; }
         const s = normalize(v.path);
@@ -846,7 +677,7 @@
     return true;
   }
 
-  function report(found, errors, rules, src) {
+  function report(found, errors, rules, lines) {
     found.sort((p, q) => p.line - q.line || p.pos - q.pos);
     const calls = found.map(c => Object.assign({ line: c.line, text: c.text, call: c.call, by_name: c.byName }, matchCall(rules, c)));
     const count = { calls: calls.length, same: 0, differs: 0, none: 0, unknown: 0, by_name: 0 };
@@ -861,23 +692,30 @@
     errors.sort((p, q) => p.line - q.line);
     const seen = new Set();
     const errs = errors.filter(e => { const k = e.line + e.message; if (seen.has(k)) return false; seen.add(k); return true; });
-    return { summary: Object.assign(count, { lines: src.split('\n').length, errors: errs.length, pitfalls }),
+    return { summary: Object.assign(count, { lines, errors: errs.length, pitfalls }),
       calls, errors: errs };
   }
 
-  const api = { tokenize: (s) => tokenize(s, 1, []), scan, version: 1 };
+  const api = { scan, useParser, version: 2 };
   if (typeof module !== 'undefined' && module.exports) module.exports = api;
   if (typeof window !== 'undefined') { window.BookScan = api; }
   if (typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module) cli();
 
   function cli() {
-    const fs = require('fs');
+    const fs = require('fs'), path = require('path');
+    const opts = {}, files = [];
     const argv = process.argv.slice(2);
-    const at = argv.indexOf('--rules');
-    if (at < 0 || argv.length !== 3) { process.stderr.write('用法：node scan.js --rules RULES.json SCRIPT.py\n'); process.exit(2); }
-    const rules = JSON.parse(fs.readFileSync(argv[at + 1], 'utf8'));
-    const file = argv.filter((_, k) => k !== at && k !== at + 1)[0];
-    process.stdout.write(JSON.stringify(scan(fs.readFileSync(file, 'utf8'), rules)) + '\n');
+    for (let k = 0; k < argv.length; k++) {
+      if (argv[k] === '--rules' || argv[k] === '--parser') opts[argv[k].slice(2)] = argv[++k];
+      else files.push(argv[k]);
+    }
+    if (!opts.rules || !opts.parser || files.length !== 1) {
+      process.stderr.write('用法：node scan.js --rules RULES.json --parser pyparse.js SCRIPT.py\n');
+      process.exit(2);
+    }
+    useParser(require(path.resolve(opts.parser)));
+    const rules = JSON.parse(fs.readFileSync(opts.rules, 'utf8'));
+    process.stdout.write(JSON.stringify(scan(fs.readFileSync(files[0], 'utf8'), rules)) + '\n');
   }
 
   // ------------------------------------------------------------------ the page
@@ -945,11 +783,12 @@
       button.disabled = true;
       out.textContent = '扫描中…';
       try {
-        // The rules come with the first scan only: the page's first view stays light.
-        if (!rules) {
-          const res = await fetch(box.dataset.rules);
-          if (!res.ok) throw new Error(`规则文件 ${res.status}`);
-          rules = await res.json();
+        // The rules and the parser come with the first scan only: the page's first view stays light.
+        if (!rules || !parser) {
+          const [res] = await Promise.all([rules || fetch(box.dataset.rules),
+            parser || window.BookPyParse || load(box.dataset.parser)]);
+          if (!rules && !res.ok) throw new Error(`规则文件 ${res.status}`);
+          rules = rules || await res.json();
         }
         const t0 = performance.now();
         const rep = scan(input.value, rules);
@@ -962,6 +801,17 @@
         button.disabled = false;
         out.dataset.runs = String(++runs);
       }
+    });
+  }
+
+  // assets/pyparse.js defines window.BookPyParse (port-page.js may have loaded it already).
+  function load(url) {
+    return new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = new URL(url, location.href).href;
+      s.onload = () => resolve(useParser(window.BookPyParse));
+      s.onerror = () => { s.remove(); reject(new Error('Python 解析器没有下载成功')); };
+      document.head.append(s);
     });
   }
 

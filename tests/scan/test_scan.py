@@ -1,12 +1,14 @@
-"""The script scanner (docs/assets/scan.js under node, with the rules of book/pages/scan_rules.py)
-against six scripts a porter brings (tests/scan/fixtures/) and their expected reports, written
-by hand from the map and the pitfall pages (tests/scan/expected/): every torch call on its
-line, the rows it must match (null: none in the map), the pitfalls that must fire. Then
-`make scan`'s command with real files, a script with syntax errors, and the rules' own check
-of the pitfall pages' `scan:` entries. Each check is also shown failing on a bad input."""
+"""The script scanner (docs/assets/scan.js under node, with the rules of book/pages/scan_rules.py
+and the parser bundle of book/site/pyparse.py) against six scripts a porter brings
+(tests/scan/fixtures/) and their expected reports, written by hand from the map and the pitfall
+pages (tests/scan/expected/): every torch call on its line, the rows it must match (null: none
+in the map), the pitfalls that must fire. Then `make scan`'s command with real files, a script
+with syntax errors, valid Python the parser marks as errors, and the rules' own check of the
+pitfall pages' `scan:` entries. Each check is also shown failing on a bad input."""
 import copy
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -16,6 +18,7 @@ from book.commands import scan as cmd
 from book.errors import BookError
 from book.pages import scan_rules
 from book.paths import Book
+from book.site import pyparse
 from scratch import REPO, run_bounded
 
 HERE = Path(__file__).parent
@@ -27,24 +30,33 @@ def rules() -> dict:
     return scan_rules.build(Book(REPO))
 
 
+@pytest.fixture(scope="module")
+def parser(tmp_path_factory) -> Path:
+    """The parser bundle the site publishes as assets/pyparse.js, in a file, as make scan gives it."""
+    path = tmp_path_factory.mktemp("pyparse") / "pyparse.js"
+    path.write_bytes(pyparse.bundle(Book(REPO)))
+    return path
+
+
 # Many scans in one node process (make scan runs one per script): the same scan.js, loaded as a
-# module, with each job's rules.
+# module and given the parser, with each job's rules.
 BATCH = """const api = require(process.argv[1]);
+api.useParser(require(process.argv[2]));
 const job = JSON.parse(require('fs').readFileSync(0, 'utf8'));
 process.stdout.write(JSON.stringify(job.jobs.map(([r, text]) => api.scan(text, job.rules[r]))));"""
 
 
-def scan_many(rules: list[dict], jobs: list[tuple[int, str]]) -> list[dict]:
-    p = run_bounded(["node", "-e", BATCH, str(cmd.SCANNER)], input=json.dumps({"rules": rules, "jobs": jobs}),
-                    capture_output=True, text=True, encoding="utf-8")
+def scan_many(parser: Path, rules: list[dict], jobs: list[tuple[int, str]]) -> list[dict]:
+    p = run_bounded(["node", "-e", BATCH, str(cmd.SCANNER), str(parser)],
+                    input=json.dumps({"rules": rules, "jobs": jobs}), capture_output=True, text=True, encoding="utf-8")
     assert p.returncode == 0, p.stderr
     return json.loads(p.stdout)
 
 
 @pytest.fixture(scope="module")
-def reports(rules) -> dict:
+def reports(parser, rules) -> dict:
     """Each fixture's report, scanned once for the tests that read it."""
-    return dict(zip(FIXTURES, scan_many([rules], [(0, script(name)) for name in FIXTURES])))
+    return dict(zip(FIXTURES, scan_many(parser, [rules], [(0, script(name)) for name in FIXTURES])))
 
 
 def expected(name: str) -> dict:
@@ -106,7 +118,7 @@ def test_most_calls_match_a_row_and_each_unmatched_one_is_listed(reports):
     assert matched / total >= 0.9, (matched, total)
 
 
-def test_a_missed_call_a_wrong_row_and_traps_fail(rules):
+def test_a_missed_call_a_wrong_row_and_traps_fail(parser, rules):
     """The comparison on real scans gone wrong: a call deleted from the script, a row whose
     anchor changed in the rules, a `scan:` entry gone (a trap missing) and one added (a trap
     extra) each give their own complaint."""
@@ -116,7 +128,7 @@ def test_a_missed_call_a_wrong_row_and_traps_fail(rules):
     fewer["scan"] = [e for e in fewer["scan"] if e["page"] != "10-pitfalls/pt-legacy-bf16"]
     more["scan"].append({"call": "nn.Linear", "page": "10-pitfalls/batchnorm"})
     missed, rows, less, extra = scan_many(
-        [rules, wrong, fewer, more],
+        parser, [rules, wrong, fewer, more],
         [(0, script(name).replace("        loss.backward()\n", "        pass\n")),
          (1, script(name)), (2, script(name)), (3, script(name))])
     assert any("漏掉了这个调用" in d for d in differences(want, missed))
@@ -142,16 +154,57 @@ def fixed_syntax() -> str:
     return fixed.replace("(2, 3\n", "(2, 3)\n")
 
 
-def test_a_syntax_error_is_reported_with_its_line_and_the_rest_is_scanned(rules):
-    report, clean = scan_many([rules], [(0, SYNTAX), (0, fixed_syntax())])
+def test_a_syntax_error_is_reported_with_its_line_and_the_rest_is_scanned(parser, rules):
+    report, clean = scan_many(parser, [rules], [(0, SYNTAX), (0, fixed_syntax())])
     assert [e["line"] for e in report["errors"]] == [3, 5, 7], report["errors"]
-    assert all(e["message"] for e in report["errors"])
+    # Each says what is wrong, in the reader's words.
+    string, colon, bracket = (e["message"] for e in report["errors"])
+    assert "字符串没有结束" in string and "「def」" in colon and "冒号" in colon, report["errors"]
+    assert bracket.startswith("「(」没有闭合"), bracket
     calls = [(c["line"], c["call"]) for c in report["calls"]]
     assert calls == [(4, "nn.Linear"), (6, "torch.relu"), (7, "torch.zeros"), (9, "torch.sigmoid"),
                      (9, "torch.ones")]
     assert report["summary"]["errors"] == 3
     # The same script without its errors: no error, the same calls.
     assert clean["errors"] == [] and [(c["line"], c["call"]) for c in clean["calls"]] == calls
+
+
+# Valid Python that @lezer/python reads with error nodes: floats written with a trailing dot, a
+# bare yield, Python 3.10's parenthesized with items.
+PARSER_GAPS = """import torch
+import torch.nn as nn
+drop = nn.Dropout(p=0.)
+w = torch.full((2, 3), 100.)
+opt = torch.optim.Adam(drop.parameters(), lr=1., weight_decay=0.)
+xs = [0., 1., 2.]
+def batches(n):
+    for _ in range(n):
+        yield
+with (open("a") as f, open("b") as g):
+    y = torch.zeros(3) * 2.
+"""
+
+PARSER_ERRORS = """const {parser} = require(process.argv[1]);
+let n = 0;
+parser.parse(require('fs').readFileSync(0, 'utf8')).iterate({enter(x) { if (x.type.isError) n++; }});
+process.stdout.write(String(n));"""
+
+
+def test_valid_python_the_parser_marks_is_no_syntax_error(parser, rules):
+    """The parser marks these lines with error nodes (it really does: counted below); the scanner
+    reports none of them, and reads `100.` as the number it is: the script with every float
+    written out in full (`100.0`) gives the same calls and rows."""
+    p = run_bounded(["node", "-e", PARSER_ERRORS, str(parser)], input=PARSER_GAPS, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert int(p.stdout) >= 7
+    full = re.sub(r"(\d)\.(?!\d)", r"\1.0", PARSER_GAPS)
+    assert "100.0)" in full and "p=0.0)" in full
+    report, written_out = scan_many(parser, [rules], [(0, PARSER_GAPS), (0, full)])
+    assert report["errors"] == [] and written_out["errors"] == []
+    calls = [(c["line"], c["call"], c["rows"]) for c in report["calls"]]
+    assert calls == [(c["line"], c["call"], c["rows"]) for c in written_out["calls"]]
+    assert [c[:2] for c in calls] == [(3, "nn.Dropout"), (4, "torch.full"), (5, "torch.optim.Adam"),
+                                      (5, "nn.Module.parameters"), (11, "torch.zeros")]
 
 
 def test_make_scan_prints_a_report_and_exits_0(capsys):

@@ -1,8 +1,9 @@
 """「扫描你的脚本」 (docs/scan.md) in chromium, under both engines: a fixture pasted into the box
 gives the very report `make scan FORMAT=json` prints for it (one scanner, docs/assets/scan.js,
-and one rules file), nothing leaves 127.0.0.1, the rules wait for the first scan so that the
-page's first view stays under the budget, and with script off the page says it needs it. The
-comparison is also shown failing: the same page fed other rules reports otherwise.
+one parser, assets/pyparse.js, and one rules file), nothing leaves 127.0.0.1, the rules and the
+parser wait for the first scan so that the page's first view stays under the budget, and with
+script off the page says it needs it. The comparison is also shown failing: the same page fed
+other rules reports otherwise.
 
 Without /usr/bin/chromium these tests fail and say how to install it; BOOK_NO_BROWSER=1 skips
 them on purpose."""
@@ -20,6 +21,7 @@ from scratch import REPO
 
 PAGE = "/scan/"
 RULES = "/assets/scan-rules.json"
+PARSER = "/assets/pyparse.js"
 FIXTURE = REPO / "tests" / "scan" / "fixtures" / "finetune.py"
 FIRST_VIEW_GZIP_BUDGET = 400_000  # tests/site/test_browser.py's, for every page
 SEEN = """() => ({note: document.querySelector('#book-scan .scan-nojs').getClientRects().length > 0,
@@ -84,8 +86,9 @@ def check_engine(browser, root: Path, cli_report: dict, other_rules: bool = Fals
     assert guard.outside == []
     assert got["report"] == cli_report
     assert got["rows"] == len(cli_report["calls"])
-    # The rules come with the first scan, not with the page.
-    assert not any(urlsplit(u).path == RULES for u in first["by_url"]) and RULES in fetched
+    # The rules and the parser come with the first scan, not with the page.
+    for later in (RULES, PARSER):
+        assert not any(urlsplit(u).path == later for u in first["by_url"]) and later in fetched, later
     assert first["gzip"] < FIRST_VIEW_GZIP_BUDGET, first["gzip"]
     return f"{first['gzip']:,} bytes gzip on first view ({first['requests']} requests)"
 
