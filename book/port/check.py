@@ -5,8 +5,8 @@
 It builds the script's own model from its definitions alone: the imports, the constants, the
 functions and the classes of script.py run; the rest of the script (data, training) does not.
 The model is made as the script makes it (port.json: the class and its arguments), with a fixed
-seed, in eval mode; its state_dict goes to target/port/weights.pt, a fixed input through its
-forward, and the crate's forward gets the same weights and input. compare.py (the book's
+seed, in eval mode; its state_dict goes to data/weights.pt and a fixed input to data/input.json,
+through its forward, and the crate (`cargo run --release` reads data/) gets the same. compare.py (the book's
 comparator) compares the two within the tolerance in port.json. Exit 0 when they agree."""
 import ast
 import json
@@ -54,7 +54,7 @@ def main() -> int:
     ns = definitions(HERE / "script.py")
     torch.manual_seed(0)
     model = ns[cfg["model"]](*cfg["args"]).eval()
-    work = HERE / "target" / "port"
+    work = HERE / "data"
     work.mkdir(parents=True, exist_ok=True)
     x = None
     for shape in cfg["input"]["shapes"]:
@@ -75,7 +75,7 @@ def main() -> int:
     torch.save(model.state_dict(), work / "weights.pt")
     (work / "input.json").write_text(json.dumps(tensor_json(x)), encoding="utf-8")
     env = dict(os.environ, CARGO_TERM_COLOR="never")
-    p = subprocess.run(["cargo", "run", "--release", "--offline", "--locked", "--quiet", "--", "forward", str(work)],
+    p = subprocess.run(["cargo", "run", "--release", "--offline", "--locked", "--quiet"],
                        cwd=HERE, capture_output=True, text=True, env=env)
     if p.returncode != 0:
         sys.stderr.write(p.stderr)

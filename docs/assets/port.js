@@ -598,12 +598,13 @@
   }
 
   // ------------------------------------------------------------------ the crate
-  // main.rs: `forward DIR` runs the model on DIR/weights.pt and DIR/input.json (check.py).
+  // main.rs: with no argument it runs the model on data/weights.pt and data/input.json (check.py writes them).
   function mainRs(res, rules) {
     const m = res.topModel, cls = m && res.classes.find((c) => c.name === m.cls);
     const fwd = cls && cls.forward;
-    const lines = ['//! Written by the port generator: `cargo run --release -- forward DIR` runs the model on',
-      '//! DIR/weights.pt (the script\'s state_dict) and DIR/input.json; check.py compares it with PyTorch.',
+    const lines = ['//! Written by the port generator: `cargo run --release` runs the model on data/weights.pt',
+      '//! (the script\'s state_dict, written by check.py) and data/input.json and prints its outputs as',
+      '//! JSON; check.py compares them with PyTorch\'s. `cargo run --release -- DIR` reads DIR instead.',
       'mod model;', '', 'use std::path::Path;', '', 'use burn::prelude::*;', 'use burn::store::{ModuleSnapshot, PytorchStore};',
       'use model::*;', 'use serde_json::{json, Value};', ''];
     if (!cls || !fwd) {
@@ -620,8 +621,9 @@
     lines.push('fn main() {',
       '    let args: Vec<String> = std::env::args().collect();',
       '    match args.get(1).map(String::as_str) {',
-      '        Some("forward") => forward(Path::new(args.get(2).expect("usage: forward DIR"))),',
-      '        _ => train(),', '    }', '}', '',
+      '        Some("train") => train(),',
+      '        Some(dir) => forward(Path::new(dir)),',
+      '        None => forward(&Path::new(env!("CARGO_MANIFEST_DIR")).join("data")),', '    }', '}', '',
       'fn forward(dir: &Path) {',
       '    let device = Device::flex();',
       `    // line ${m.line}: ${m.var} = ${m.cls}(${m.args.map((a) => a.py).join(', ')})`,
@@ -715,7 +717,7 @@
     const L = ['# ' + (opts.script || 'script.py') + ' 的 burn crate（生成）', '',
       '由本书的移植生成器写出：脚本里每个 `nn.Module` 子类是 `src/model.rs` 里的一个 `#[derive(Module)]` 结构体，字段名就是脚本的属性名，所以脚本的 `state_dict` 能直接由 `PytorchStore` 载入。每一行生成的代码都来自 torch → burn 对照表里跑过的一行，旁边的注释是那一行的链接。', '',
       '## 运行', '', '```bash', 'sh run.sh    # cargo build --release --offline --locked，然后 python3 check.py', '```', '',
-      '`check.py` 只运行脚本里的 import、常量、函数和类定义，按脚本的写法建出模型（固定种子，eval 模式），把 `state_dict` 存成 `target/port/weights.pt`，用同一个输入跑 PyTorch 和 burn 的 `forward`，再用本书的比较器（`compare.py`）比较。', ''];
+      '`check.py` 只运行脚本里的 import、常量、函数和类定义，按脚本的写法建出模型（固定种子，eval 模式），把 `state_dict` 存成 `data/weights.pt`、输入存成 `data/input.json`，用同一个输入跑 PyTorch 和 burn 的 `forward`，再用本书的比较器（`compare.py`）比较。', ''];
     if (cfg.stand_ins.length) {
       L.push('脚本里构造模型的参数有些要运行脚本才知道，这里先用了一个代替的值（在 `port.json` 的 `args` 里改成真实的值，`src/main.rs` 里同样改）：', '');
       for (const s of cfg.stand_ins) L.push(`- 第 ${s.arg + 1} 个参数 \`${s.script}\`：${s.value}`);
