@@ -4,9 +4,10 @@
 
 It builds the script's own model from its definitions alone: the imports, the constants, the
 functions and the classes of script.py run; the rest of the script (data, training) does not.
-The model is made as the script makes it (port.json: the class and its arguments), with a fixed
+Each model is made as the script makes it (port.json: the class and its arguments), with a fixed
 seed, in eval mode; its state_dict goes to data/weights.pt and a fixed input to data/input.json,
-through its forward, and the crate (`cargo run --release` reads data/) gets the same. compare.py (the book's
+through its forward, and the crate (`cargo run --release` reads data/) gets the same; a script
+that builds several models (a GAN) has the others in data/MODEL/. compare.py (the book's
 comparator) compares the two within the tolerance in port.json. Exit 0 when they agree."""
 import ast
 import json
@@ -49,18 +50,15 @@ def outputs(y) -> list:
     return [tensor_json(t) for t in ys]
 
 
-def main() -> int:
-    cfg = json.loads((HERE / "port.json").read_text(encoding="utf-8"))
-    ns = definitions(HERE / "script.py")
+def check(entry: dict, ns: dict, work: Path, argv: list, tol: float) -> bool:
+    """One model: its state_dict and an input into `work`, both forwards, compared."""
     torch.manual_seed(0)
-    model = ns[cfg["model"]](*cfg["args"]).eval()
-    work = HERE / "data"
-    work.mkdir(parents=True, exist_ok=True)
+    model = ns[entry["model"]](*entry["args"]).eval()
     x = None
-    for shape in cfg["input"]["shapes"]:
+    for shape in entry["input"]["shapes"]:
         g = torch.Generator().manual_seed(1)
-        if cfg["input"]["int"]:
-            x = torch.randint(0, cfg["input"]["high"], shape, generator=g)
+        if entry["input"]["int"]:
+            x = torch.randint(0, entry["input"]["high"], shape, generator=g)
         else:
             x = torch.randn(*shape, generator=g)
         try:
@@ -70,26 +68,41 @@ def main() -> int:
         except RuntimeError:
             x = None
     if x is None:
-        print(f"没有一个输入形状能通过 {cfg['model']}.forward：在 port.json 的 input.shapes 里写上脚本用的形状")
-        return 1
+        print(f"{entry['model']}：没有一个输入形状能通过它的 forward，在 port.json 的 input.shapes 里写上脚本用的形状")
+        return False
+    work.mkdir(parents=True, exist_ok=True)
     torch.save(model.state_dict(), work / "weights.pt")
     (work / "input.json").write_text(json.dumps(tensor_json(x)), encoding="utf-8")
     env = dict(os.environ, CARGO_TERM_COLOR="never")
-    p = subprocess.run(["cargo", "run", "--release", "--offline", "--locked", "--quiet"],
+    p = subprocess.run(["cargo", "run", "--release", "--offline", "--locked", "--quiet", "--"] + argv,
                        cwd=HERE, capture_output=True, text=True, env=env)
     if p.returncode != 0:
         sys.stderr.write(p.stderr)
-        print("burn 一侧没有跑完（上面是它的输出）")
-        return 1
+        print(f"{entry['model']}：burn 一侧没有跑完（上面是它的输出）")
+        return False
     got = json.loads(p.stdout)["outputs"]
-    random = cfg.get("random_outputs", [])
+    random = entry.get("random_outputs", [])
     a = {f"out{i}": (o["shape"] if i in random else o) for i, o in enumerate(want)}
     b = {f"out{i}": (o["shape"] if i in random else o) for i, o in enumerate(got)}
-    report = compare.compare(a, b, tol=cfg["tol"])
-    print(f"输入 {list(x.shape)}；PyTorch 和 burn 的 forward（{len(want)} 个输出"
+    report = compare.compare(a, b, tol=tol)
+    print(f"{entry['model']}，输入 {list(x.shape)}；PyTorch 和 burn 的 forward（{len(want)} 个输出"
           + (f"，第 {', '.join(str(i) for i in random)} 个取了随机数，只比形状" if random else "") + "）：")
     print(compare.format_report(report))
-    return 0 if report["ok"] else 1
+    return report["ok"]
+
+
+def main() -> int:
+    cfg = json.loads((HERE / "port.json").read_text(encoding="utf-8"))
+    if not cfg["models"]:
+        print("port.json 里没有可以比较的模型（见 README.md）")
+        return 1
+    ns = definitions(HERE / "script.py")
+    data = HERE / "data"
+    ok = True
+    for entry in cfg["models"][:-1]:
+        ok &= check(entry, ns, data / entry["model"], [entry["model"], str(data / entry["model"])], cfg["tol"])
+    ok &= check(cfg["models"][-1], ns, data, [], cfg["tol"])
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

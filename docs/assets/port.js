@@ -173,7 +173,7 @@
     for (const st of top.kids) {
       if (st.name !== 'AssignStatement') continue;
       const { targets, values } = assign(st);
-      if (targets.length === values.length) targets.forEach((t, i) => { const l = literal(values[i], consts); if (l && !l.str && t.name === 'VariableName') consts[t.text] = l; });
+      if (targets.length === values.length) targets.forEach((t, i) => { const l = literal(values[i], consts); if (l && typeof l.v === 'number' && t.name === 'VariableName') consts[t.text] = Object.assign({}, l, { line: st.line }); });
     }
     const constName = (n) => n.toUpperCase();
     const constsUsed = new Set();
@@ -314,7 +314,9 @@
       const t = rules.modules[callee];
       if (!t) todo((callee || val.kids[0].text) + '：生成器还没有它的模板（对照表的行见扫描报告）');
       const got = instantiate(t, val, callee, null, env);
-      return { name: field, type: t.type, init: fill(got.code + t.build, got.values), t, rows: got.used, line, spelling: callee };
+      // Its first argument, when a number: the input size check.py tries (channels, features, vocabulary).
+      const a0 = sig(kid(val, 'ArgList'))[0], l0 = a0 && literal(a0, consts);
+      return { name: field, type: t.type, init: fill(got.code + t.build, got.values), t, rows: got.used, line, spelling: callee, in0: l0 && l0.int ? l0.v : null };
     }
 
     for (const c of classes) c.struct = makeStruct(c);
@@ -401,7 +403,8 @@
             return { code: fill(f.t.forward, { m: 'self.' + attr, x: xs[0].code }), rank: rankOut(f.t, xs[0].rank), int: false, random: xs[0].random };
           }
           const callee = f.user ? byName[f.user] : null;
-          const ret = callee ? callee.ret : f.seq.ret;
+          // A Sequential of rank-keeping layers returns its input's rank.
+          const ret = callee ? callee.ret : { rank: xs[0] && xs[0].rank, random: xs.some((x) => x.random) };
           const rnd = xs.some((x) => x.random) || (ret && ret.random);
           return { code: 'self.' + attr + '.forward(' + xs.map((x) => x.code).join(', ') + ')', rank: ret && ret.rank, tuple: ret && ret.tuple && ret.tuple.map((e) => Object.assign({}, e, { random: e.random || xs.some((x) => x.random) })), random: rnd };
         }
@@ -544,7 +547,10 @@
       }
       out.push('    }');
       if (s.seq) {
-        out.push('', '    pub fn forward<const D: usize>(&self, x: Tensor<D>) -> Tensor<D> {');
+        // Its rank is the first layer's that fixes one (a conv: 4), else 2.
+        const first = s.fields.find((f) => f.t && f.t.in_rank);
+        const r = first ? first.t.in_rank : 2;
+        out.push('', `    pub fn forward(&self, x: Tensor<${r}>) -> Tensor<${r}> {`);
         for (const f of s.fields) out.push('        let x = ' + fill(f.t.forward, { m: 'self.' + f.name, x: 'x' }) + ';');
         out.push('        x', '    }');
       }
@@ -572,14 +578,14 @@
     const modelRs = head.concat(['#![allow(dead_code, unused_variables, unreachable_code, clippy::all)]'], useLines, constLines.length ? [''].concat(constLines) : [], out).join('\n') + '\n';
 
     // ------------------------------------------------------------------ the model the check builds
-    const topModel = findModel(top, byName, name, consts, rustValue);
-    return { modelRs, structs, classes, todos, rowsUsed: [...rowsUsed].sort(), pitfalls: [...pitfalls].sort(), topModel, consts, constName };
+    const models = findModel(top, byName, name, consts);
+    return { modelRs, structs, classes, todos, rowsUsed: [...rowsUsed].sort(), pitfalls: [...pitfalls].sort(), models, consts, constName };
   }
   function esc(s) { return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\{/g, '{{').replace(/\}/g, '}}'); }
 
   // The script's `model = Net(...)`: the last top-level call of an nn.Module class.
   function findModel(top, byName, name, consts) {
-    let found = null;
+    const found = [];
     for (const st of top.kids) {
       if (st.name !== 'AssignStatement') continue;
       const s = sig(st), val = s[s.length - 1];
@@ -592,54 +598,59 @@
         const l = literal(a, consts);
         return l && typeof l.v === 'number' ? { py: a.text, v: l.v } : { py: a.text, v: null };
       });
-      found = { cls: callee, line: st.line, args, var: s[0].text };
+      found.push({ cls: callee, line: st.line, args, var: s[0].text });
     }
-    return found;
+    // One entry a class, its last construction, in the order of those.
+    const last = {};
+    found.forEach((m, i) => { last[m.cls] = i; });
+    return found.filter((m, i) => last[m.cls] === i);
   }
 
   // ------------------------------------------------------------------ the crate
   // main.rs: with no argument it runs the model on data/weights.pt and data/input.json (check.py writes them).
   function mainRs(res, rules) {
-    const m = res.topModel, cls = m && res.classes.find((c) => c.name === m.cls);
-    const fwd = cls && cls.forward;
     const lines = ['//! Written by the port generator: `cargo run --release` runs the model on data/weights.pt',
       '//! (the script\'s state_dict, written by check.py) and data/input.json and prints its outputs as',
-      '//! JSON; check.py compares them with PyTorch\'s. `cargo run --release -- DIR` reads DIR instead.',
+      '//! JSON; check.py compares them with PyTorch\'s. `cargo run --release -- DIR` reads DIR instead;',
+      '//! `-- MODEL DIR` runs another of the script\'s models (check.py writes data/MODEL/).',
       'mod model;', '', 'use std::path::Path;', '', 'use burn::prelude::*;', 'use burn::store::{ModuleSnapshot, PytorchStore};',
       'use model::*;', 'use serde_json::{json, Value};', ''];
-    if (!cls || !fwd) {
-      lines.push('fn main() {', '    todo!("the script builds no nn.Module subclass at its top level");', '}');
+    const models = runnable(res);
+    if (!models.length) {
+      const why = res.models.length ? 'forward takes more than one input; check.py gives it one' : 'the script builds no nn.Module subclass at its top level';
+      lines.push('fn main() {', `    todo!("${why}");`, '}');
       return lines.join('\n') + '\n';
     }
-    const args = ctorArgs(m, cls).map((v) => (Number.isInteger(v) ? String(v) : rust(v, 'f')));
-    const p0 = fwd.params[0];
-    const seqs = res.structs.filter((s) => s.seq);
-    if (fwd.params.length !== 1) {
-      lines.push('fn main() {', `    todo!("${m.cls}.forward takes ${fwd.params.length} inputs; check.py gives it one");`, '}');
-      return lines.join('\n') + '\n';
-    }
+    const main = models[models.length - 1];
     lines.push('fn main() {',
       '    let args: Vec<String> = std::env::args().collect();',
+      '    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");',
       '    match args.get(1).map(String::as_str) {',
-      '        Some("train") => train(),',
-      '        Some(dir) => forward(Path::new(dir)),',
-      '        None => forward(&Path::new(env!("CARGO_MANIFEST_DIR")).join("data")),', '    }', '}', '',
-      'fn forward(dir: &Path) {',
-      '    let device = Device::flex();',
-      `    // line ${m.line}: ${m.var} = ${m.cls}(${m.args.map((a) => a.py).join(', ')})`,
-      `    let mut model = ${m.cls}::new(${args.concat(['&device']).join(', ')});`,
-      '    // ' + rules.site + 'reference/#store-load_linear');
-    lines.push('    let mut store = PytorchStore::from_file(dir.join("weights.pt"))' + seqs.map((sq) => '\n        .with_key_remapping(r"' + seqPattern(res, sq) + '")').join('') + ';');
-    lines.push('    model.load_from(&mut store).expect("weights.pt");',
-      '    let input: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("input.json")).expect("input.json")).unwrap();',
-      '    let shape: Vec<usize> = serde_json::from_value(input["shape"].clone()).unwrap();');
-    if (p0.int) lines.push('    let data: Vec<i64> = serde_json::from_value(input["data"].clone()).unwrap();');
-    else lines.push('    let data: Vec<f32> = serde_json::from_value(input["data"].clone()).unwrap();');
-    lines.push(`    let x = Tensor::<${p0.rank}${p0.int ? ', Int' : ''}>::from_data(TensorData::new(data, shape), &device);`);
-    const outs = fwd.ret.tuple ? fwd.ret.tuple.map((_, i) => 'y.' + i) : ['y'];
-    lines.push('    let y = model.forward(x);',
-      '    let outputs: Vec<Value> = vec![' + outs.map((o) => 'tensor_json(' + o + ')').join(', ') + '];',
-      '    println!("{}", json!({ "outputs": outputs }));', '}', '',
+      '        Some("train") => train(),');
+    for (const m of models.slice(0, -1)) lines.push(`        Some("${m.cls}") => forward_${snake(m.cls)}(&args.get(2).map(Into::into).unwrap_or(data.join("${m.cls}"))),`);
+    lines.push(`        Some(dir) => forward_${snake(main.cls)}(Path::new(dir)),`,
+      `        None => forward_${snake(main.cls)}(&data),`, '    }', '}');
+    for (const m of models) {
+      const cls = res.classes.find((c) => c.name === m.cls), fwd = cls.forward, p0 = fwd.params[0];
+      const args = ctorArgs(m, cls).map((v) => (Number.isInteger(v) ? String(v) : rust(v, 'f')));
+      const remaps = seqPaths(res, cls.name, '');
+      lines.push('', `fn forward_${snake(m.cls)}(dir: &Path) {`,
+        '    let device = Device::flex();',
+        `    // line ${m.line}: ${m.var} = ${m.cls}(${m.args.map((a) => a.py).join(', ')})`,
+        `    let mut model = ${m.cls}::new(${args.concat(['&device']).join(', ')});`,
+        '    // ' + rules.site + 'reference/#store-load_linear' + (remaps.length ? ' ' + rules.site + '08-save-load/' : ''),
+        '    let mut store = PytorchStore::from_file(dir.join("weights.pt"))' + remaps.map((r) => '\n        .with_key_remapping(' + r + ')').join('') + ';',
+        '    model.load_from(&mut store).expect("weights.pt");',
+        '    let input: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("input.json")).expect("input.json")).unwrap();',
+        '    let shape: Vec<usize> = serde_json::from_value(input["shape"].clone()).unwrap();',
+        `    let data: Vec<${p0.int ? 'i64' : 'f32'}> = serde_json::from_value(input["data"].clone()).unwrap();`,
+        `    let x = Tensor::<${p0.rank}${p0.int ? ', Int' : ''}>::from_data(TensorData::new(data, shape), &device);`);
+      const outs = fwd.ret.tuple ? fwd.ret.tuple.map((_, i) => 'y.' + i) : ['y'];
+      lines.push('    let y = model.forward(x);',
+        '    let outputs: Vec<Value> = vec![' + outs.map((o) => 'tensor_json(' + o + ')').join(', ') + '];',
+        '    println!("{}", json!({ "outputs": outputs }));', '}');
+    }
+    lines.push('',
       'fn tensor_json<const D: usize>(t: Tensor<D>) -> Value {',
       '    let shape = t.dims().to_vec();',
       '    let data: Vec<f32> = t.into_data().convert::<f32>().try_to_vec().unwrap();',
@@ -648,33 +659,40 @@
       'fn train() {', '    todo!("the training loop: see README.md");', '}');
     return lines.join('\n') + '\n';
   }
+  const snake = (n) => n.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  // The models check.py can run: built at the script's top level, forward with one input.
+  const runnable = (res) => res.models.filter((m) => { const c = res.classes.find((x) => x.name === m.cls); return c && c.forward && c.forward.params.length === 1; });
+  // Every Sequential under a struct, as the store's key remapping: main.0.w → main.l0.w.
+  function seqPaths(res, sname, prefix) {
+    const s = res.structs.find((x) => x.name === sname), out = [];
+    for (const f of s ? s.fields : []) {
+      const path = prefix + f.name;
+      if (f.seq) out.push('r"^' + path.replace(/\./g, '\\.') + '\\.(\\d+)\\.", "' + path + '.l$1."');
+      if (f.user) out.push(...seqPaths(res, f.user, path + '.'));
+    }
+    return out;
+  }
   const standIn = () => 50;
   // The constructor's arguments as the script passes them, its defaults after them.
   function ctorArgs(m, cls) {
     return cls.struct.params.map((p, i) => (i < m.args.length ? (m.args[i].v !== null ? m.args[i].v : standIn(i)) : p.def ? p.def.v : standIn(i)));
   }
-  function seqPattern(res, sq) {
-    // The Sequential's field path in the owner (GeneratorMain is Generator.main): keys main.0.x → main.l0.x.
-    const owner = res.structs.find((s) => s.fields.some((f) => f.seq === sq));
-    const f = owner.fields.find((x) => x.seq === sq);
-    return '^' + f.name + '\\.(\\d+)\\.", "' + f.name + '.l$1.';
-  }
+
 
   function crate(text, rules, opts) {
     opts = opts || {};
     const res = port(text, rules, opts);
-    const m = res.topModel, cls = m && res.classes.find((c) => c.name === m.cls);
-    const p0 = cls && cls.forward && cls.forward.params[0];
-    const emb = cls && cls.struct.fields.find((f) => f.spelling === 'nn.Embedding');
-    const cfg = {
-      model: m ? m.cls : null,
-      args: m && cls ? ctorArgs(m, cls) : [],
-      stand_ins: m ? m.args.map((a, i) => (a.v === null ? { arg: i, script: a.py, value: standIn(i) } : null)).filter(Boolean) : [],
-      input: p0 ? { int: !!p0.int, high: 10, shapes: shapes(p0, cls) } : null,
-      random_outputs: cls && cls.forward ? (cls.forward.ret.tuple || [cls.forward.ret]).map((e, i) => (e.random ? i : -1)).filter((i) => i >= 0) : [],
-      tol: rules.tol,
-    };
-    void emb;
+    // One entry a model the script builds; the last is the one `cargo run` runs on data/.
+    const models = runnable(res).map((m) => {
+      const cls = res.classes.find((c) => c.name === m.cls), p0 = cls.forward.params[0];
+      return {
+        model: m.cls, args: ctorArgs(m, cls),
+        stand_ins: m.args.map((a, i) => (a.v === null ? { arg: i, script: a.py, value: standIn(i) } : null)).filter(Boolean),
+        input: { int: !!p0.int, high: vocab(res, cls), shapes: shapes(p0, cls, res) },
+        random_outputs: (cls.forward.ret.tuple || [cls.forward.ret]).map((e, i) => (e.random ? i : -1)).filter((i) => i >= 0),
+      };
+    });
+    const cfg = { models, tol: rules.tol };
     const files = {};
     for (const [k, v] of Object.entries(rules.crate)) files[k] = v;
     // The package is named after the script, so that two ports share a target dir safely; the
@@ -704,25 +722,49 @@
     blocks.sort((a, b) => { const x = key(a), y = key(b); return x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : x[2] < y[2] ? -1 : x[2] > y[2] ? 1 : 0; });
     return head + blocks.map((b) => '\n[[package]]\n' + b + '\n').join('');
   }
-  function shapes(p0, cls) {
-    if (p0.int) return [[2, 8]];
-    const first = cls.struct.fields.map((f) => f).find((f) => f.t && f.t.in_rank === 4) || (cls.struct.fields[0] || {});
-    void first;
-    const sizes = [32, 28, 64, 8, 16];
-    if (p0.rank === 4) return [1, 3].flatMap((c) => sizes.map((s) => [2, c, s, s]));
-    if (p0.rank === 3) return [[2, 8, 16]];
-    return [[2, 16]];
+  // Token ids stay below the first embedding's size.
+  function vocab(res, cls) {
+    const st = res.structs.find((x) => x.name === cls.name);
+    const e = st && st.fields.find((f) => f.spelling === 'nn.Embedding');
+    return e && e.in0 ? e.in0 : 10;
   }
+  function shapes(p0, cls, res) {
+    // The first layer (in field order, into Sequentials and the script's own modules) that takes
+    // an input like this one gives its size.
+    const first = (sname, pred) => {
+      const st = res.structs.find((x) => x.name === sname);
+      for (const f of st ? st.fields : []) {
+        if (f.t && pred(f)) return f;
+        const sub = f.seq ? f.seq.name : f.user;
+        const got = sub && first(sub, pred);
+        if (got) return got;
+      }
+      return null;
+    };
+    if (p0.int) { const e = first(cls.name, (f) => f.spelling === 'nn.Embedding'); return [[2, 8]].map((s) => s).concat(e && e.in0 ? [] : []); }
+    if (p0.rank === 4) {
+      const f = first(cls.name, (x) => x.t.in_rank === 4);
+      const chans = f && f.in0 ? [f.in0] : [1, 3];
+      return chans.flatMap((c) => [32, 28, 64, 8, 16, 1].map((n) => [2, c, n, n]));
+    }
+    const lin = first(cls.name, (x) => x.spelling === 'nn.Linear');
+    const feat = lin && lin.in0 ? lin.in0 : 16;
+    if (p0.rank === 3) return [[2, 8, feat]];
+    return [[2, feat]];
+  }
+
   function readme(res, rules, opts, cfg) {
     const L = ['# ' + (opts.script || 'script.py') + ' 的 burn crate（生成）', '',
       '由本书的移植生成器写出：脚本里每个 `nn.Module` 子类是 `src/model.rs` 里的一个 `#[derive(Module)]` 结构体，字段名就是脚本的属性名，所以脚本的 `state_dict` 能直接由 `PytorchStore` 载入。每一行生成的代码都来自 torch → burn 对照表里跑过的一行，旁边的注释是那一行的链接。', '',
       '## 运行', '', '```bash', 'sh run.sh    # cargo build --release --offline --locked，然后 python3 check.py', '```', '',
       '`check.py` 只运行脚本里的 import、常量、函数和类定义，按脚本的写法建出模型（固定种子，eval 模式），把 `state_dict` 存成 `data/weights.pt`、输入存成 `data/input.json`，用同一个输入跑 PyTorch 和 burn 的 `forward`，再用本书的比较器（`compare.py`）比较。', ''];
-    if (cfg.stand_ins.length) {
-      L.push('脚本里构造模型的参数有些要运行脚本才知道，这里先用了一个代替的值（在 `port.json` 的 `args` 里改成真实的值，`src/main.rs` 里同样改）：', '');
-      for (const s of cfg.stand_ins) L.push(`- 第 ${s.arg + 1} 个参数 \`${s.script}\`：${s.value}`);
+    for (const m of cfg.models) {
+      if (!m.stand_ins.length) continue;
+      L.push(`构造 \`${m.model}\` 的参数有些要运行脚本才知道，这里先用了一个代替的值（在 \`port.json\` 的 \`args\` 和 \`src/main.rs\` 里改成真实的值）：`, '');
+      for (const x of m.stand_ins) L.push(`- 第 ${x.arg + 1} 个参数 \`${x.script}\`：${x.value}`);
       L.push('');
     }
+    if (!cfg.models.length) L.push('脚本的顶层没有建出一个 forward 只收一个输入的模型，`check.py` 没有可比的；`src/main.rs` 是 `todo!()`。', '');
     L.push('## 没有生成的（todo!）', '');
     if (!res.todos.length) L.push('没有：每个模块的构造和 forward 都生成了。训练循环不生成（`src/main.rs` 的 `train`）。');
     for (const t of res.todos) L.push(`- 第 ${t.line} 行（${t.where}）：\`${t.text.length > 100 ? t.text.slice(0, 99) + '…' : t.text}\`：${t.why}`);

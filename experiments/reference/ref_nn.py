@@ -89,6 +89,12 @@ def conv2d():
 
 
 @row
+def conv2d_nobias():
+    m = weights(nn.Conv2d(2, 3, 3, bias=False))
+    return dict(run(m, data(2, 2, 5, 5)), has_bias=m.bias is not None)
+
+
+@row
 def conv2d_stride_pad_dilation():
     return run(weights(nn.Conv2d(2, 4, 3, stride=2, padding=2, dilation=2)), data(1, 2, 7, 6))
 
@@ -126,6 +132,12 @@ def conv2d_reflect():
 def conv_transpose2d():
     return run(weights(nn.ConvTranspose2d(2, 3, 3, stride=2, padding=1, output_padding=1)),
                data(1, 2, 3, 4))
+
+
+@row
+def conv_transpose2d_nobias():
+    m = weights(nn.ConvTranspose2d(2, 3, 4, stride=2, padding=1, bias=False))
+    return dict(run(m, data(1, 2, 3, 4)), has_bias=m.bias is not None)
 
 
 # ---- 池化 ----

@@ -75,6 +75,20 @@ mod conv2d {
     }
 }
 
+mod conv2d_nobias {
+    use burn::nn::conv::{Conv2d, Conv2dConfig};
+    use burn::prelude::*;
+
+    // bias=False：Conv2dConfig 的 with_bias(false)，模块里 bias 是 None
+    pub fn build(d: &Device) -> Conv2d {
+        Conv2dConfig::new([2, 3], [3, 3]).with_bias(false).init(d)
+    }
+
+    pub fn forward(m: &Conv2d, x: Tensor<4>) -> Tensor<4> {
+        m.forward(x)
+    }
+}
+
 mod conv2d_stride_pad_dilation {
     use burn::nn::conv::{Conv2d, Conv2dConfig};
     use burn::nn::PaddingConfig2d;
@@ -189,6 +203,24 @@ mod conv_transpose2d {
             .with_stride([2, 2])
             .with_padding([1, 1])
             .with_padding_out([1, 1])
+            .init(d)
+    }
+
+    pub fn forward(m: &ConvTranspose2d, x: Tensor<4>) -> Tensor<4> {
+        m.forward(x)
+    }
+}
+
+mod conv_transpose2d_nobias {
+    use burn::nn::conv::{ConvTranspose2d, ConvTranspose2dConfig};
+    use burn::prelude::*;
+
+    // DCGAN 的写法：4×4 核、步长 2、每边补 1、没有 bias
+    pub fn build(d: &Device) -> ConvTranspose2d {
+        ConvTranspose2dConfig::new([2, 3], [4, 4])
+            .with_stride([2, 2])
+            .with_padding([1, 1])
+            .with_bias(false)
             .init(d)
     }
 
@@ -1830,6 +1862,15 @@ fn main() {
             "dw": grad(&conv.weight.val(), &g), "db": grad(&conv.bias.as_ref().unwrap().val(), &g)}));
     }
     row("conv2d", conv2d_row(conv2d::build(&ad), conv2d::forward, [2, 2, 5, 5], &ad));
+    {
+        let mut conv = conv2d_nobias::build(&ad);
+        conv.weight = param(data([3, 2, 3, 3], 10.0, &d), &ad);
+        let x = input(data([2, 2, 5, 5], 0.0, &d), &ad);
+        let y = conv2d_nobias::forward(&conv, x.clone());
+        let g = backward(&y);
+        row("conv2d_nobias", json!({"y": flat(y.clone()), "shape": y.dims(), "dx": grad(&x, &g),
+            "dw": grad(&conv.weight.val(), &g), "has_bias": conv.bias.is_some()}));
+    }
     row("conv2d_stride_pad_dilation", conv2d_row(conv2d_stride_pad_dilation::build(&ad),
         conv2d_stride_pad_dilation::forward, [1, 2, 7, 6], &ad));
     row("conv2d_groups", conv2d_row(conv2d_groups::build(&ad), conv2d_groups::forward, [1, 4, 4, 4], &ad));
@@ -1853,6 +1894,15 @@ fn main() {
         let g = backward(&y);
         row("conv_transpose2d", json!({"y": flat(y.clone()), "shape": y.dims(), "dx": grad(&x, &g),
             "dw": grad(&conv.weight.val(), &g), "db": grad(&conv.bias.as_ref().unwrap().val(), &g)}));
+    }
+    {
+        let mut conv = conv_transpose2d_nobias::build(&ad);
+        conv.weight = param(data([2, 3, 4, 4], 10.0, &d), &ad);
+        let x = input(data([1, 2, 3, 4], 0.0, &d), &ad);
+        let y = conv_transpose2d_nobias::forward(&conv, x.clone());
+        let g = backward(&y);
+        row("conv_transpose2d_nobias", json!({"y": flat(y.clone()), "shape": y.dims(), "dx": grad(&x, &g),
+            "dw": grad(&conv.weight.val(), &g), "has_bias": conv.bias.is_some()}));
     }
 
     // ---- 池化 ----
