@@ -55,10 +55,13 @@ def rust(v, how: str | None = None) -> str:
         return ", ".join([rust(v)] * 4)
     if how == "f":
         return rust(float(v))
+    if how == "first":
+        return rust(float(v[0]))
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, float):
-        r = repr(v)
+        # As JavaScript's String(): 1e-8, not 1e-08 (port.js writes the same text).
+        r = re.sub(r"e([+-])0*(\d)", lambda m: "e" + ("" if m.group(1) == "+" else "-") + m.group(2), repr(v))
         return r if ("." in r or "e" in r or "inf" in r or "nan" in r) else r + ".0"
     return str(v)
 
@@ -256,7 +259,7 @@ def build(book: Book, site_url: str) -> dict:
     data = yaml.safe_load(TEMPLATES.read_text(encoding="utf-8"))
     rows = _rows(book)
     out = {"version": VERSION, "aliases": scan_rules.aliases(), "site": site_url.rstrip("/") + "/"}
-    for section in ("modules", "calls"):
+    for section in ("modules", "calls", "training"):
         kept = {}
         for spelling, t in data[section].items():
             if "same_as" in t:
@@ -274,6 +277,10 @@ def build(book: Book, site_url: str) -> dict:
         _check_piece(f"运算 {op}", "运算", t["code"], [], t["row"], rows, dict(t["example"]))
         ops[op] = t
     out["operators"] = ops
+    st = data["step"]
+    _check_piece("优化器的一步", "backward", st["code"], [], st["row"], rows, dict(st["example"]))
+    _check_piece("优化器的一步", "step", st["update"], [], st["row"], rows, dict(st["example"]))
+    out["step"] = st
     out["verdicts"] = {a: r["verdict"] for a, r in rows.items()}
     out["crate"] = crate.files(book)
     out["tol"] = TOL

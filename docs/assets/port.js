@@ -116,6 +116,7 @@
     if (how === 'pair') return arr.map((x) => rust(x)).join(', ');
     if (how === 'fpair') return arr.map((x) => rust(x, 'f')).join(', ');
     if (how === 'quad') return [v, v, v, v].map((x) => rust(x)).join(', ');
+    if (how === 'first') return rust(v[0], 'f');
     if (how === 'f') { const s = String(v); return /[.e]/.test(s) ? s : s + '.0'; }
     if (typeof v === 'boolean') return v ? 'true' : 'false';
     return String(v);
@@ -135,7 +136,8 @@
       const i = s.indexOf('=');
       if (i < 0) return { name: s.replace(/^\*/, ''), star: s[0] === '*' };
       const raw = s.slice(i + 1);
-      let d = raw === 'True' ? true : raw === 'False' ? false : raw === 'None' ? null : /^["']/.test(raw) ? raw.slice(1, -1) : Number(raw);
+      let d = raw === 'True' ? true : raw === 'False' ? false : raw === 'None' ? null : /^["']/.test(raw) ? raw.slice(1, -1)
+        : raw[0] === '(' ? raw.slice(1, -1).split(',').map(Number) : Number(raw);
       return { name: s.slice(0, i), def: d, has: true };
     });
   }
@@ -218,7 +220,8 @@
       const used = [t.row];
       for (const p of params) {
         const node = out[p.name];
-        if (p.name === 'input' || p.star) continue;
+        if (p.name === 'input' || p.name === 'params' || p.star) continue;
+        if ((t.options || {})[p.name] && t.options[p.name].step) continue;
         const o = (t.options || {});
         if (node === undefined) {
           if (p.has) values[p.name] = p.def;
@@ -235,6 +238,7 @@
         const opt = keyed || o[p.name];
         if (!opt && !(t.always || []).includes(p.name) && !SLOTS(t).has(p.name)) todo(spelling + ' 的参数 ' + p.name + '=' + node.text + '：对照表没有这样写的行');
         if (opt && opt.values && !(lit && opt.values.includes(v))) todo(spelling + ' 的参数 ' + p.name + '=' + node.text + '：对照表只有 ' + opt.values.join('、') + ' 的行');
+        if (opt && opt.second !== undefined && !(lit && lit.tuple && lit.v[1] === opt.second)) todo(spelling + ' 的参数 ' + p.name + '=' + node.text + '：对照表只有第二个值是 ' + opt.second + ' 的行');
         if (opt && opt.int && !(lit && lit.int)) todo(spelling + ' 的参数 ' + p.name + '=' + node.text + '：对照表只有整数的行');
         if (opt && opt.default_is && out[opt.default_is] && valueOf(out[opt.default_is], env) && lit && JSON.stringify(valueOf(out[opt.default_is], env).v) === JSON.stringify(v)) { used.push(opt.default_row); continue; }
         values[p.name] = lit && (lit.tuple || lit.str || typeof v === 'boolean' || (!lit.name && typeof v === 'number')) ? v : rustValue(node, env);
@@ -579,7 +583,51 @@
 
     // ------------------------------------------------------------------ the model the check builds
     const models = findModel(top, byName, name, consts);
-    return { modelRs, structs, classes, todos, rowsUsed: [...rowsUsed].sort(), pitfalls: [...pitfalls].sort(), models, consts, constName };
+    // The loss functions and optimizers the script builds at its top level (train() in main.rs).
+    const training = [], modelUses = new Set(uses);
+    // parser.add_argument("--lr", default=0.05): what args.lr is when the script runs without flags.
+    const argDefaults = {};
+    const walkArgs = (n) => {
+      if (n.name === 'CallExpression' && /\.add_argument$/.test(dotted(n.kids[0]) || '')) {
+        const al = kid(n, 'ArgList'), first = sig(al)[0], opt = literal(first || al, consts);
+        const i = al.kids.findIndex((k) => k.name === 'VariableName' && k.text === 'default');
+        const d = i >= 0 && literal(al.kids[i + 2], consts);
+        if (opt && opt.str && d && typeof d.v === 'number') argDefaults[opt.v.replace(/^-+/, '').replace(/-/g, '_')] = d;
+      }
+      n.kids.forEach(walkArgs);
+    };
+    walkArgs(top);
+    for (const st of top.kids) {
+      if (st.name !== 'AssignStatement') continue;
+      const { targets, values } = assign(st);
+      if (targets.length !== 1 || values.length !== 1 || targets[0].name !== 'VariableName' || values[0].name !== 'CallExpression') continue;
+      const spelling = name(values[0].kids[0]), t = rules.training[spelling];
+      if (!t) continue;
+      const entry = { var: targets[0].text, spelling, kind: t.kind, line: st.line, text: stmtText(st) };
+      try {
+        const got = instantiate(t, values[0], spelling, null, {});
+        entry.code = fill(got.code + t.build, Object.assign(got.values, { device: '&device' }));
+        entry.rows = got.used;
+        if (t.kind === 'optim') {
+          const { out } = bind(kid(values[0], 'ArgList'), t.sig, null);
+          const ps = out.params && out.params.name === 'CallExpression' && dotted(out.params.kids[0]);
+          const owner = ps && ps.endsWith('.parameters') && models.find((m) => m.var === ps.split('.')[0]);
+          if (!owner) todo(spelling + ' 的第一个参数不是某个模型的 .parameters()（参数组、一部分参数还不生成）');
+          entry.model = owner.cls;
+          let lr = out.lr ? literal(out.lr, consts) : { v: parseSig(t.sig).find((x) => x.name === 'lr').def };
+          const flag = out.lr && dotted(out.lr) && argDefaults[dotted(out.lr).split('.').pop()];
+          if (!lr && flag && dotted(out.lr).split('.').length === 2) { lr = flag; entry.lrFrom = 'argparse'; }
+          entry.lr = lr && typeof lr.v === 'number' ? rust(lr.v, 'f') : null;
+          entry.lrText = out.lr ? out.lr.text : null;
+        }
+      } catch (e) {
+        if (!(e instanceof Todo)) throw e;
+        entry.todo = e.message;
+        todos.push({ where: 'train', line: st.line, text: entry.text, why: e.message });
+      }
+      training.push(entry);
+    }
+    return { modelRs, structs, classes, todos, rowsUsed: [...rowsUsed].sort(), pitfalls: [...pitfalls].sort(), models, training, trainUses: [...uses].filter((u) => !modelUses.has(u)).sort(), consts, constName };
   }
   function esc(s) { return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\{/g, '{{').replace(/\}/g, '}}'); }
 
@@ -614,7 +662,7 @@
       '//! JSON; check.py compares them with PyTorch\'s. `cargo run --release -- DIR` reads DIR instead;',
       '//! `-- MODEL DIR` runs another of the script\'s models (check.py writes data/MODEL/).',
       'mod model;', '', 'use std::path::Path;', '', 'use burn::prelude::*;', 'use burn::store::{ModuleSnapshot, PytorchStore};',
-      'use model::*;', 'use serde_json::{json, Value};', ''];
+      'use model::*;', 'use serde_json::{json, Value};'].concat(res.trainUses.map((u) => 'use ' + u + ';'), ['']);
     const models = runnable(res);
     if (!models.length) {
       const why = res.models.length ? 'forward takes more than one input; check.py gives it one' : 'the script builds no nn.Module subclass at its top level';
@@ -650,14 +698,48 @@
         '    let outputs: Vec<Value> = vec![' + outs.map((o) => 'tensor_json(' + o + ')').join(', ') + '];',
         '    println!("{}", json!({ "outputs": outputs }));', '}');
     }
-    lines.push('',
+    lines.push(...['',
       'fn tensor_json<const D: usize>(t: Tensor<D>) -> Value {',
       '    let shape = t.dims().to_vec();',
       '    let data: Vec<f32> = t.into_data().convert::<f32>().try_to_vec().unwrap();',
       '    json!({ "shape": shape, "data": data })', '}', '',
-      '/// The training loop is not generated: README.md lists the rows for its calls.',
-      'fn train() {', '    todo!("the training loop: see README.md");', '}');
+    ].concat(trainFn(res, rules)));
     return lines.join('\n') + '\n';
+  }
+  // train(): the script's loss functions and optimizers, each from its row, and one optimizer
+  // step a model (from the step row); the loop over the data stays a todo!().
+  function trainFn(res, rules) {
+    const link = (a) => rules.site + 'reference/#' + a;
+    const L = ['', '/// The training objects of the script, each from its row; the loop over the data is not generated.', '#[allow(non_snake_case)]', 'fn train() {'];
+    const built = res.training.filter((e) => !e.todo);
+    const optims = built.filter((e) => e.kind === 'optim');
+    if (!built.length) L.push('    todo!("the script builds no loss function or optimizer the generator knows: see README.md");', '}');
+    else {
+      L.push('    let device = Device::flex().autodiff();');
+      for (const m of res.models.filter((m) => optims.some((o) => o.model === m.cls))) {
+        const cls = res.classes.find((c) => c.name === m.cls);
+        L.push(`    // line ${m.line}: ${m.var} = ${m.cls}(${m.args.map((a) => a.py).join(', ')})`,
+          `    let ${m.var} = ${m.cls}::new(${ctorArgs(m, cls).map((v) => (Number.isInteger(v) ? String(v) : rust(v, 'f'))).concat(['&device']).join(', ')});`);
+      }
+      for (const e of built) {
+        L.push(`    // line ${e.line}: ${e.text.length > 90 ? e.text.slice(0, 89) + '…' : e.text}`, '    // ' + e.rows.map(link).join(' '));
+        L.push(`    let ${e.kind === 'optim' ? 'mut ' : ''}${e.var} = ${e.code};`);
+        if (e.kind === 'optim') L.push(e.lr ? `    let ${e.var}_lr = ${e.lr};${e.lrFrom ? ` // ${e.lrText}: the default of its add_argument` : ''}` : `    let ${e.var}_lr: f64 = todo!("line ${e.line}: lr=${esc(e.lrText || '')} is known only when the script runs");`);
+      }
+      L.push('    todo!("the loop over the data: each batch, its loss, then for each optimizer `model = step_<model>(model, &mut optimizer, loss, lr)`");', '}');
+    }
+    const done = new Set();
+    for (const o of optims) {
+      if (done.has(o.model)) continue;
+      done.add(o.model);
+      const st = rules.step;
+      L.push('', `/// One optimizer step of ${o.model}: loss.backward(), then optimizer.step(); zero_grad() has no`,
+        `/// counterpart (backward() returns fresh gradients). ${link(st.row)}`,
+        `fn step_${snake(o.model)}(model: ${o.model}, optimizer: &mut ModuleOptimizer, loss: Tensor<1>, lr: f64) -> ${o.model} {`,
+        '    let grads = ' + fill(st.code, { loss: 'loss', model: 'model' }) + ';',
+        '    ' + fill(st.update, { optim: 'optimizer', lr: 'lr', model: 'model' }), '}');
+    }
+    return L;
   }
   const snake = (n) => n.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
   // The models check.py can run: built at the script's top level, forward with one input.
