@@ -47,7 +47,7 @@ def tensor_json(t: torch.Tensor) -> dict:
 
 def outputs(y) -> list:
     ys = y if isinstance(y, (tuple, list)) else (y,)
-    return [tensor_json(t) for t in ys]
+    return [None if t is None else tensor_json(t) for t in ys]
 
 
 def check(entry: dict, ns: dict, work: Path, argv: list, tol: float) -> bool:

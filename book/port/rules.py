@@ -22,7 +22,7 @@ VERSION = 1
 # check.py's tolerance: the map's nn rows use 1e-6 on 4-wide layers; a port's layers sum over
 # hundreds of products (a 3×3 conv over 64 channels: 576), each adding f32 rounding.
 TOL = 1.0e-4
-SLOT = re.compile(r"\{([a-z_]+)(?::([a-z]+))?\}")
+SLOT = re.compile(r"\{([a-z_][a-z_0-9]*)(?::([a-z]+))?\}")
 
 
 class TemplateError(BookError):
@@ -227,6 +227,15 @@ def check(t: dict, spelling: str, rows: dict) -> list[str]:
         shape = ", ".join(x.strip() for x in text[text.index("(") + 1:text.rindex(")")].split(","))
         _check_piece(spelling, "形状里的 -1", t["code"], [], t["infer_row"], rows, dict(vals, shape=shape))
         used.append(t["infer_row"])
+    for part, piece in (t.get("parts") or {}).items():
+        _check_piece(spelling, f"片段 {part}", piece, [], t["row"], rows, vals)
+        vals[part] = part  # the row names it so: let options = …
+    if t.get("dim_row"):
+        dv = _values(t, t["dim_row"], rows)
+        _check_piece(spelling, "带 dim 的写法", t["dim_code"], [], t["dim_row"], rows, dv)
+        used.append(t["dim_row"])
+    if t.get("note_row") and t["note_row"] not in rows:
+        raise TemplateError(f"book/port/templates.yaml：{spelling} 的 note_row {t['note_row']} 不在对照表里")
     head = t.get("init", "") + t.get("build", "") + (t.get("code", "") if "init" in t else "")
     if "init" in t:
         _check_piece(spelling, "构造", head, t.get("use", []), t["row"], rows, vals, t.get("type"))
@@ -277,6 +286,13 @@ def build(book: Book, site_url: str) -> dict:
         _check_piece(f"运算 {op}", "运算", t["code"], [], t["row"], rows, dict(t["example"]))
         ops[op] = t
     out["operators"] = ops
+    out["containers"] = {}
+    for spelling, t in data["containers"].items():
+        ex = dict(t["example"])
+        for key in ("code", "zeros", "access"):
+            if key in t:
+                _check_piece(spelling, key, t[key], t.get("use", []) if key == "code" else [], t["row"], rows, ex)
+        out["containers"][spelling] = t
     st = data["step"]
     _check_piece("优化器的一步", "backward", st["code"], [], st["row"], rows, dict(st["example"]))
     _check_piece("优化器的一步", "step", st["update"], [], st["row"], rows, dict(st["example"]))

@@ -121,7 +121,7 @@
     if (typeof v === 'boolean') return v ? 'true' : 'false';
     return String(v);
   }
-  const SLOT = /\{([a-z_]+)(?::([a-z]+))?\}/g;
+  const SLOT = /\{([a-z_][a-z_0-9]*)(?::([a-z]+))?\}/g;
   function fill(piece, values) {
     return piece.replace(SLOT, (_, name, how) => {
       if (!(name in values)) throw new Error('port: no value for ' + name);
@@ -167,6 +167,9 @@
     const imports = readImports(top);
     const name = (n) => { const d = dotted(n); return d && canon(d, imports, rules.aliases); };
     const rowsUsed = new Set(), pitfalls = new Set(), todos = [], uses = new Set(['burn::prelude::*']);
+    // The rows a statement's code comes from (its comment), and rows it only points to.
+    let curRows = new Set(), curSee = new Set();
+    const note = (r) => { rowsUsed.add(r); curRows.add(r); };
     const link = (anchor) => rules.site + 'reference/#' + anchor;
     const stmtText = (n) => n.text.split('\n').map((l) => l.trim()).join(' ').replace(/\s+/g, ' ');
 
@@ -201,7 +204,7 @@
       return null;
     };
     const rustValue = (n, env) => {
-      if (n.name === 'VariableName' && env && env[n.text] && env[n.text].param) return n.text;
+      if (n.name === 'VariableName' && env && env[n.text] && (env[n.text].param || env[n.text].scalar)) return n.text;
       if (n.name === 'VariableName' && consts[n.text]) return useConst(n.text);
       if (n.name === 'BinaryExpression') {
         const [a, op, b] = n.kids;
@@ -252,7 +255,7 @@
       if (input !== undefined) values.input = input;
       values.x = input;
       for (const u of t.use || []) uses.add(u);
-      used.forEach((r) => rowsUsed.add(r));
+      used.forEach((r) => note(r));
       if (t.pitfall) pitfalls.add(t.pitfall);
       return { values, code, used };
     }
@@ -270,6 +273,10 @@
         const where = 'line ' + st.line;
         try {
           if (st.name === 'ExpressionStatement' && /^super\(/.test(st.text)) continue;
+          if (/^self\.\w+\.weight\s*=\s*self\.\w+\.weight\s*$/.test(st.text)) {
+            pitfalls.add('10-pitfalls/weight-tying');
+            todo('权重绑定：这里两个字段各有一个 Param，载入时两份相同，forward 一样；训练时它们会分开（见坑页 weight-tying 的改法）');
+          }
           if (st.name !== 'AssignStatement') todo('__init__ 里只读 self.x = 模块 这样的赋值');
           const [target, , val] = st.kids;
           if (target.name !== 'MemberExpression' || dotted(target) === null || dotted(target).split('.').length !== 2 || !dotted(target).startsWith('self.')) todo('不是 self.x = … 的赋值');
@@ -308,11 +315,32 @@
         const args = ps.map((p, i) => (i < given.length ? given[i] : p.def && typeof p.def.v === 'number' ? (p.def.int ? String(p.def.v) : rust(p.def.v, 'f')) : todo(callee + ' 的参数 ' + p.name + ' 没有给出')));
         return { name: field, type: callee, init: callee + '::new(' + args.concat(['device']).join(', ') + ')', user: callee, line };
       }
+      if (callee === 'nn.ModuleList') {
+        // nn.ModuleList([Cls(…) for _ in range(n)]) is a Vec<Cls>: keys blocks.0.x as in PyTorch.
+        const c = rules.containers['nn.ModuleList'], comp = sig(kid(val, 'ArgList'))[0];
+        if (!comp || comp.name !== 'ArrayComprehensionExpression') todo('nn.ModuleList 的参数不是 [模块(…) for _ in range(n)]');
+        const parts = sig(comp), item = parts[0], rng = parts.find((k) => k.name === 'CallExpression' && /^range\(/.test(k.text));
+        const cname = item && item.name === 'CallExpression' && name(item.kids[0]);
+        if (!cname || !byName[cname] || !rng) todo('nn.ModuleList 里不是本脚本的模块类，或者不是 range(n)');
+        const n = sig(kid(rng, 'ArgList'));
+        if (n.length !== 1) todo('range 的参数不止一个');
+        const inner = fieldOf(owner, field, item, env, line);
+        note(c.row);
+        return { name: field, type: 'Vec<' + cname + '>', init: fill(c.code, { n: rustValue(n[0], env), item: inner.init }), user: cname, list: true, rows: [c.row], line };
+      }
+      if (callee === 'nn.Parameter') {
+        const c = rules.containers['nn.Parameter'], z = sig(kid(val, 'ArgList'))[0];
+        if (!z || z.name !== 'CallExpression' || name(z.kids[0]) !== 'torch.zeros') todo('nn.Parameter 的初值不是 torch.zeros(…)（只有它的行）');
+        const dims = sig(kid(z, 'ArgList')).map((a) => rustValue(a, env));
+        (c.use || []).forEach((u) => uses.add(u));
+        note(c.row);
+        return { name: field, type: 'Param<Tensor<' + dims.length + '>>', init: fill(c.code, { init: fill(c.zeros, { shape: dims.join(', '), device: 'device' }) }), param: { rank: dims.length }, rows: [c.row], line };
+      }
       if (callee === 'nn.Sequential') {
         const sub = { name: owner + field.replace(/(^|_)([a-z])/g, (_, __, c) => c.toUpperCase()), params: [], fields: [], body: [], notes: [], seq: true, line };
         sig(kid(val, 'ArgList')).forEach((a, i) => sub.fields.push(Object.assign(fieldOf(sub.name, 'l' + i, a, env, a.line), { key: String(i) })));
         structs.push(sub);
-        rowsUsed.add('modules-sequential');
+        note('modules-sequential');
         return { name: field, type: sub.name, init: sub.name + '::new(device)', seq: sub, line };
       }
       const t = rules.modules[callee];
@@ -329,11 +357,29 @@
     function rankOf(cls, param, fwd) {
       // The rank a forward's parameter must have: the first layer it meets that fixes one.
       let found = null;
+      // The parameter itself, or a rank-keeping layer applied to it (self.ln1(x)).
+      const feeds = (n) => {
+        if (n.name === 'VariableName') return n.text === param;
+        if (n.name !== 'CallExpression') return false;
+        const d = dotted(n.kids[0]), f = d && d.startsWith('self.') && cls.struct.fields.find((x) => x.name === d.slice(5));
+        const a = sig(kid(n, 'ArgList'))[0];
+        return !!(f && f.t && f.t.rank === 'same' && !f.t.in_rank && a && feeds(a));
+      };
       const walk = (n) => {
         if (found) return;
+        // B, T, C = x.size(): x has as many dimensions as there are names.
+        if (n.name === 'AssignStatement') {
+          const a = assign(n), v = a.values[0];
+          if (a.targets.length > 1 && v && v.name === 'CallExpression' && v.kids[0].text === param + '.size' && !sig(kid(v, 'ArgList')).length) { found = { rank: a.targets.length }; return; }
+        }
+        // The target of a loss whose row takes class indices is an Int tensor.
+        if (n.name === 'CallExpression' && rules.calls[name(n.kids[0])] && rules.calls[name(n.kids[0])].target_int) {
+          const tgt = sig(kid(n, 'ArgList'))[1];
+          if (tgt && (tgt.text === param || tgt.text.startsWith(param + '.'))) { found = { rank: 2, int: true }; return; }
+        }
         if (n.name === 'CallExpression') {
           const args = sig(kid(n, 'ArgList'));
-          if (args[0] && args[0].name === 'VariableName' && args[0].text === param) {
+          if (args[0] && feeds(args[0])) {
             const d = dotted(n.kids[0]);
             const f = d && d.startsWith('self.') && cls.struct.fields.find((x) => x.name === d.split('.')[1]);
             const t = f && f.t;
@@ -361,10 +407,22 @@
           return { code: n.text, rank: v.rank, int: v.int, random: v.random };
         }
         case 'ParenthesizedExpression': { const e = expr(sig(n)[0], cls, env); return Object.assign({}, e, { code: '(' + e.code + ')' }); }
+        case 'MemberExpression': {
+          // self.pos (an nn.Parameter) and x[:, :T, :] (a slice)
+          const dd = dotted(n);
+          if (dd && /^self\.[A-Za-z_]\w*$/.test(dd)) {
+            const f = cls.struct.fields.find((x) => x.name === dd.slice(5));
+            if (f && f.param) { note(rules.containers['nn.Parameter'].row); return { code: fill(rules.containers['nn.Parameter'].access, { m: dd }), rank: f.param.rank }; }
+            todo(dd + ' 不是张量');
+          }
+          if (n.kids.some((k) => k.name === '[')) return sliceExpr(n, cls, env);
+          todo('属性 ' + n.text);
+        }
+        // falls through
         case 'UnaryExpression': {
           if (n.kids[0].text !== '-') todo('运算 ' + n.kids[0].text);
           const e = expr(n.kids[1], cls, env);
-          rowsUsed.add(rules.operators.neg.row);
+          note(rules.operators.neg.row);
           return { code: fill(rules.operators.neg.code, { a: e.code }), rank: e.rank };
         }
         case 'BinaryExpression': {
@@ -372,17 +430,17 @@
           const la = literal(a, consts), lb = literal(b, consts);
           if (op.text === '+' && !la && !lb) {
             const x = expr(a, cls, env), y = expr(b, cls, env);
-            rowsUsed.add(rules.operators['+'].row);
+            note(rules.operators['+'].row);
             return { code: fill(rules.operators['+'].code, { a: x.code, b: y.code }), rank: Math.max(x.rank, y.rank), op: true, random: x.random || y.random };
           }
           if (op.text === '*' && !la && !lb) {
             const x = expr(a, cls, env), y = expr(b, cls, env);
-            rowsUsed.add(rules.operators['*'].row);
+            note(rules.operators['*'].row);
             return { code: fill(rules.operators['*'].code, { a: x.code, b: y.code }), rank: Math.max(x.rank, y.rank), op: true, random: x.random || y.random };
           }
           if (op.text === '*' && (la || lb)) {
             const t = expr(la ? b : a, cls, env), s = la || lb;
-            rowsUsed.add(rules.operators.scalar.row);
+            note(rules.operators.scalar.row);
             return { code: fill(rules.operators.scalar.code, { a: t.code, b: rust(s.v, 'f') }), rank: t.rank, op: true, random: t.random };
           }
           todo('运算 ' + op.text + '：生成器还没有它的模板');
@@ -393,6 +451,27 @@
       }
     }
 
+    // x[:, a:b, :] as burn's slice with s![..]: the ranges the slicing rows show.
+    function sliceExpr(n, cls, env) {
+      const i = n.kids.findIndex((k) => k.name === '[');
+      const base = expr(n.kids[0], cls, env);
+      const parts = [];
+      let cur = [];
+      for (const k of n.kids.slice(i + 1, -1)) { if (k.name === ',') { parts.push(cur); cur = []; } else cur.push(k); }
+      parts.push(cur);
+      if (parts.length !== base.rank) todo('切片的维数和张量的秩不同');
+      const ranges = parts.map((p) => {
+        const text = p.map((k) => k.text).join('');
+        if (text === ':') return '..';
+        const m = /^([^:]*):([^:]*)$/.exec(text);
+        if (!m) todo('切片 ' + text + '：只写 a:b 这样的范围');
+        const side = (t) => { if (!t) return ''; const nd = p.find((k) => k.text === t); if (!nd) todo('切片 ' + text); const l = literal(nd, consts); if (l && l.int && l.v >= 0) return String(l.v); return rustValue(nd, env); };
+        return (side(m[1]) || '0') + '..' + side(m[2]);
+      });
+      const t = rules.calls['Tensor.__getitem__'];
+      note(t.row);
+      return { code: fill(t.code, { input: recv(base), ranges: ranges.join(', ') }), rank: base.rank };
+    }
     function callExpr(n, cls, env) {
       const head = n.kids[0], argList = kid(n, 'ArgList'), args = sig(argList);
       const d = dotted(head);
@@ -419,6 +498,11 @@
         }
         todo('self.' + attr + ' 不是模块的字段');
       }
+      // for block in self.blocks: block(x)
+      if (head.name === 'VariableName' && env[head.text] && env[head.text].module) {
+        const c = byName[env[head.text].module], xs = args.map((a) => expr(a, cls, env));
+        return { code: head.text + '.forward(' + xs.map((x) => x.code).join(', ') + ')', rank: c.ret && c.ret.rank, tuple: c.ret && c.ret.tuple };
+      }
       // torch.f(x, ...) or x.f(...)
       let spelling = name(head), receiver = null;
       if (!(spelling && rules.calls[spelling]) && head.name === 'MemberExpression') {
@@ -428,8 +512,34 @@
       const t = rules.calls[spelling];
       if (!t) todo((spelling || head.text) + '：生成器还没有它的模板');
       const { out } = bind(argList, t.sig, receiver);
+      if (spelling === 'F.scaled_dot_product_attention') return sdpa(t, n, out, cls, env);
       const input = out.input ? expr(out.input, cls, env) : null;
       if (!input) todo(spelling + ' 没有输入张量');
+      if (t.kind === 'dims') {
+        note(t.row);
+        if (!out.dim) return { code: fill(t.code, { input: input.code }), dims: input.rank };
+        const dim = valueOf(out.dim); if (!dim || !dim.int) todo('size 的 dim 不是整数');
+        note(t.dim_row);
+        return { code: fill(t.dim_code, { input: input.code, dim: dim.v < 0 ? input.rank + dim.v : dim.v }), scalar: true };
+      }
+      if (t.kind === 'parts') {
+        const dim = out.dim ? valueOf(out.dim) : { v: 0, int: true };
+        if (!dim || !dim.int) todo('split 的 dim 不是整数');
+        const size = out.split_size_or_sections && valueOf(out.split_size_or_sections, env);
+        if (!size || !size.int) todo('split 的大小不是一个整数（按大小列表切还不生成）');
+        note(t.row);
+        return { code: fill(t.code, { input: recv(input), split_size_or_sections: rustValue(out.split_size_or_sections, env), dim: dim.v < 0 ? input.rank + dim.v : dim.v }), parts: { rank: input.rank } };
+      }
+      if (t.kind === 'loss') {
+        // The input is named first: the row reads its device, then moves it.
+        const target = expr(out.target, cls, env);
+        for (const k of Object.keys(out)) if (!['input', 'target'].includes(k)) todo(spelling + ' 的参数 ' + k + '：生成器只写不带参数的交叉熵');
+        const tmp = 'ce_input_' + env.__pre.length;
+        env.__pre.push('let ' + tmp + ' = ' + input.code + ';');
+        note(t.row);
+        (t.use || []).forEach((u) => uses.add(u));
+        return { code: fill(t.code, { input: tmp, target: target.code }), rank: 1 };
+      }
       if (t.rank === 'flatten') {
         const start = out.start_dim ? valueOf(out.start_dim).v : 0;
         let end = out.end_dim ? valueOf(out.end_dim).v : -1;
@@ -439,13 +549,25 @@
         return { code: fill(t.code, Object.assign(got.values, { input: recv(input), start_dim: start, end_dim: end, rank_out: rank })), rank, random: input.random };
       }
       if (t.rank === 'reshape') {
-        const lits = (out.shape || []).map((s) => { const l = valueOf(s, env); if (!l || !l.int) todo('view 的形状 ' + s.text + ' 不是整数'); return l; });
+        const lits = (out.shape || []).map((s) => {
+          const l = valueOf(s, env);
+          if (l && l.int) return l;
+          if (s.name === 'CallExpression') {
+            // logits.size(-1): read before the tensor moves into reshape.
+            const e = expr(s, cls, env);
+            if (!e.scalar) todo('view 的形状 ' + s.text + ' 不是整数');
+            const tmp = 'dim_' + env.__pre.length;
+            env.__pre.push('let ' + tmp + ' = ' + e.code + ';');
+            return { code: tmp };
+          }
+          return { code: rustValue(s, env) };
+        });
         const infer = lits.some((l) => l.v === -1);
-        if (infer) rowsUsed.add(t.infer_row);
-        // With a -1 the shape is [i32; D]: a usize constant is cast to it.
-        const shape = lits.map((l) => (l.name ? useConst(l.name) + (infer ? ' as i32' : '') : String(l.v)));
+        if (infer) note(t.infer_row);
+        // With a -1 the shape is [i32; D]: a usize is cast to it.
+        const shape = lits.map((l) => (l.code !== undefined ? (infer ? '(' + l.code + ') as i32' : l.code) : l.name ? useConst(l.name) + (infer ? ' as i32' : '') : String(l.v)));
         if (shape.length === 1 && out.shape[0].name === 'TupleExpression') todo('view 的形状写成了元组');
-        rowsUsed.add(t.row);
+        note(t.row);
         return { code: fill(t.code, { input: recv(input), shape: shape.join(', ') }), rank: shape.length, random: input.random };
       }
       if (t.rank === 'same' && t.sig.includes('dim')) {
@@ -457,6 +579,31 @@
       const got = instantiate(t, n, spelling, receiver, env, input.code);
       return { code: fill(got.code + t.code, Object.assign(got.values, { input: recv(input) })), rank: rankOut(t, input.rank), random: t.random || input.random };
     }
+    // F.scaled_dot_product_attention: burn's attention() with its options, from the rows.
+    function sdpa(t, n, out, cls, env) {
+      const [q, k, v] = ['query', 'key', 'value'].map((x) => { if (!out[x]) todo('scaled_dot_product_attention 少了 ' + x); return expr(out[x], cls, env); });
+      const none = (x) => !out[x] || out[x].name === 'None';
+      if (!none('attn_mask')) todo('scaled_dot_product_attention 的 attn_mask：掩码的行还不生成');
+      if (!none('scale')) todo('scaled_dot_product_attention 的 scale 还不生成');
+      const causal = out.is_causal ? literal(out.is_causal, consts) : { v: false };
+      if (!causal || typeof causal.v !== 'boolean') todo('is_causal 不是 True 或 False');
+      const dp = out.dropout_p;
+      if (dp) {
+        const l = literal(dp, consts);
+        // p if self.training else 0.0: evaluation is the 0.0; in training burn's attention() has
+        // no dropout, so that path stops (the crate still compiles and runs in eval).
+        const cond = dp.name === 'ConditionalExpression' && /if\s+self\.training\s+else/.test(dp.text);
+        const zero = cond && literal(dp.kids[dp.kids.length - 1], consts);
+        if (l && l.v === 0) { /* no dropout */ } else if (zero && zero.v === 0) {
+          env.__pre.push(`if ${q.code.replace(/\.clone\(\)$/, '')}.is_autodiff() { todo!("line ${n.line}: dropout_p in training: burn's attention() has no dropout (its explicit masked softmax can carry one)"); }`);
+        } else todo('scaled_dot_product_attention 的 dropout_p=' + dp.text + '：attention() 没有 dropout');
+      }
+      const options = fill(t.parts.options, { is_causal: causal.v });
+      (t.use || []).forEach((u) => uses.add(u));
+      note(t.row);
+      if (causal.v) curSee.add(t.note_row);
+      return { code: fill(t.code, { query: q.code, key: k.code, value: v.code, options }), rank: q.rank };
+    }
     // An operator's result is parenthesised where a method is called on it.
     const recv = (e) => (e.op ? '(' + e.code + ')' : e.code);
     const rankOut = (t, r) => (t.rank === 'same' ? r : typeof t.rank === 'number' ? t.rank : r);
@@ -466,46 +613,102 @@
       const key = cls.name + '.' + mname;
       if (methodsDone[key]) return methodsDone[key];
       const f = cls.methods[mname];
+      const pl = kid(f, 'ParamList').kids;
       const ps = sig(kid(f, 'ParamList')).slice(1).filter((p) => p.name === 'VariableName');
       const env = {}, params = [];
       for (const p of ps) {
         const r = rankOf(cls, p.text, f);
-        env[p.text] = r;
-        params.push({ name: p.text, rank: r.rank, int: r.int });
+        const i = pl.indexOf(p);
+        // A parameter that defaults to None is an Option (the check passes None).
+        const opt = pl[i + 1] && pl[i + 1].name === 'AssignOp' && pl[i + 2] && pl[i + 2].name === 'None';
+        env[p.text] = Object.assign({}, r, { optional: opt });
+        params.push({ name: p.text, rank: r.rank, int: r.int, optional: opt });
       }
       const m = { name: mname, params, lines: [], ret: null, todo: null, line: f.line };
       env.__occ = [];
-      const occ = (n, target) => {
-        if (n.name === 'VariableName') env.__occ.push({ name: n.text, from: n.from, target });
+      // A target binds once its statement ends: `q = q.view(…)` reads the old q first.
+      const occ = (n, target, at) => {
+        if (n.name === 'VariableName') env.__occ.push({ name: n.text, from: at === undefined ? n.from : at, target });
         else n.kids.forEach((k) => occ(k, false));
       };
-      for (const st of kid(f, 'Body').kids) {
-        if (st.name === 'AssignStatement') { const a = assign(st); a.targets.forEach((t) => occ(t, t.name === 'VariableName')); a.values.forEach((v) => occ(v, false)); } else occ(st, false);
-      }
+      const walkOcc = (st) => {
+        if (st.name === 'AssignStatement') { const a = assign(st); a.values.forEach((v) => occ(v, false)); a.targets.forEach((t) => occ(t, t.name === 'VariableName', st.to)); } else if (st.name === 'Body' || st.name === 'ForStatement') st.kids.forEach(walkOcc); else occ(st, false);
+      };
+      kid(f, 'Body').kids.forEach(walkOcc);
       env.__occ.sort((a, b) => a.from - b.from);
       methodsDone[key] = m;
       const body = kid(f, 'Body').kids.filter((k) => !PUNCT.has(k.name) && k.name !== 'Comment');
+      let early = null;  // the tuple an `if x is None: return …` returned (its None slots)
+      const flush = () => { const pre = env.__pre; env.__pre = []; return pre; };
+      env.__pre = [];
+      const assignLine = (targets, e, mut) => {
+        if (targets.length === 1) {
+          env[targets[0].text] = e.scalar ? { scalar: true } : { rank: e.rank, int: e.int, random: e.random };
+          return (mut ? '' : 'let ') + targets[0].text + ' = ' + e.code + ';';
+        }
+        if (e.dims) {
+          if (e.dims !== targets.length) todo('左边有 ' + targets.length + ' 个变量，张量的秩是 ' + e.dims);
+          targets.forEach((t) => { env[t.text] = { scalar: true }; });
+          return 'let [' + targets.map((t) => t.text).join(', ') + '] = ' + e.code + ';';
+        }
+        if (e.parts) {
+          targets.forEach((t) => { env[t.text] = { rank: e.parts.rank }; });
+          return 'let [' + targets.map((t) => t.text).join(', ') + ']: [' + tyOf(e.parts) + '; ' + targets.length + '] = ' + e.code + '.try_into().unwrap();';
+        }
+        if (!e.tuple || e.tuple.length !== targets.length) todo('左边有 ' + targets.length + ' 个变量，右边不是同样长的元组');
+        targets.forEach((t, j) => { env[t.text] = e.tuple[j]; });
+        return 'let (' + targets.map((t) => t.text).join(', ') + ') = ' + e.code + ';';
+      };
+      const returnOf = (st) => {
+        const vals = sig(st).slice(1);
+        const es = vals.map((v) => (v.name === 'None' ? { none: true } : expr(v, cls, env)));
+        if (es.length === 1 && !es[0].tuple && !es[0].none) return { ret: { rank: es[0].rank, int: es[0].int, random: es[0].random }, code: es[0].code };
+        if (early) es.forEach((e, j) => { if (early[j]) e.code = 'Some(' + e.code + ')'; });
+        return { ret: { tuple: es.map((e) => (e.none ? { none: true } : { rank: e.rank, random: e.random, optional: !!(early && early[j(es, e)]) })) }, code: '(' + es.map((e) => (e.none ? 'None' : e.code)).join(', ') + ')' };
+      };
+      const j = (es, e) => es.indexOf(e);
       for (let i = 0; i < body.length; i++) {
         const st = body[i];
+        curRows = new Set(); curSee = new Set();
         try {
           if (st.name === 'AssignStatement') {
             const { targets, values } = assign(st);
             if (values.length !== 1) todo('右边是几个值');
-            const val = values[0];
             if (!targets.every((t) => t.name === 'VariableName')) todo('赋值的左边不是变量');
-            const e = expr(val, cls, env);
-            if (targets.length === 1) { env[targets[0].text] = { rank: e.rank, int: e.int, random: e.random }; m.lines.push({ py: st, code: 'let ' + targets[0].text + ' = ' + e.code + ';' }); } else {
-              if (!e.tuple || e.tuple.length !== targets.length) todo('左边有 ' + targets.length + ' 个变量，右边不是同样长的元组');
-              targets.forEach((t, j) => { env[t.text] = e.tuple[j]; });
-              m.lines.push({ py: st, code: 'let (' + targets.map((t) => t.text).join(', ') + ') = ' + e.code + ';' });
-            }
+            const e = expr(values[0], cls, env);
+            const line = assignLine(targets, e, false);
+            m.lines.push({ py: st, rows: [...curRows], see: [...curSee], code: flush().concat([line]).join('\n        ') });
           } else if (st.name === 'ReturnStatement') {
-            const vals = sig(st).slice(1);
-            const es = vals.map((v) => expr(v, cls, env));
-            if (es.length === 1 && !es[0].tuple) { m.ret = { rank: es[0].rank, int: es[0].int, random: es[0].random }; m.lines.push({ py: st, code: es[0].code }); } else {
-              m.ret = { tuple: es.map((e) => ({ rank: e.rank, random: e.random })) };
-              m.lines.push({ py: st, code: '(' + es.map((e) => e.code).join(', ') + ')' });
+            const r = returnOf(st);
+            if (m.ret && m.ret.tuple && r.ret.tuple) r.ret.tuple.forEach((e, k) => { if (e.none && m.ret.tuple[k]) r.ret.tuple[k] = m.ret.tuple[k]; });
+            m.ret = r.ret;
+            m.lines.push({ py: st, rows: [...curRows], see: [...curSee], code: flush().concat([r.code]).join('\n        ') });
+          } else if (st.name === 'ForStatement') {
+            // for block in self.blocks: x = block(x), over an nn.ModuleList field.
+            const loopVar = st.kids[1], over = st.kids[3], d = over && dotted(over);
+            const f = d && d.startsWith('self.') && cls.struct.fields.find((x) => x.name === d.slice(5));
+            if (!loopVar || loopVar.name !== 'VariableName' || !f || !f.list) todo('for 循环：只写遍历 nn.ModuleList 的循环');
+            env[loopVar.text] = { module: f.user };
+            const inner = kid(st, 'Body').kids.filter((k) => !PUNCT.has(k.name) && k.name !== 'Comment');
+            const lines = [];
+            for (const s2 of inner) {
+              if (s2.name !== 'AssignStatement') todo('循环体里只写赋值');
+              const { targets, values } = assign(s2);
+              if (targets.length !== 1 || !env[targets[0].text] || env[targets[0].text].module) todo('循环体里只给已有的张量赋值');
+              lines.push(assignLine(targets, expr(values[0], cls, env), true));
             }
+            const muts = [...new Set(inner.map((s2) => assign(s2).targets[0].text))];
+            m.lines.push({ py: st, rows: [...curRows], see: [...curSee], code: flush().concat(muts.map((v) => 'let mut ' + v + ' = ' + v + ';'), ['for ' + loopVar.text + ' in &self.' + f.name + ' {'], lines.map((l) => '    ' + l), ['}']).join('\n        ') });
+          } else if (st.name === 'IfStatement' && /^if\s+(\w+)\s+is\s+None\s*:/.test(st.text)) {
+            // if targets is None: return … , with targets an Option parameter.
+            const v = /^if\s+(\w+)/.exec(st.text)[1];
+            const inner = kid(st, 'Body').kids.filter((k) => !PUNCT.has(k.name) && k.name !== 'Comment');
+            if (!env[v] || !env[v].optional || inner.length !== 1 || inner[0].name !== 'ReturnStatement' || st.kids.some((k) => k.name === 'else' || k.name === 'elif')) todo('if 语句：只写 if 参数 is None: return …');
+            const r = returnOf(inner[0]);
+            early = (r.ret.tuple || []).map((e) => !!e.none);
+            m.ret = r.ret;
+            env[v] = Object.assign({}, env[v], { optional: false });
+            m.lines.push({ py: st, rows: [...curRows], see: [...curSee], code: flush().concat(['let Some(' + v + ') = ' + v + ' else {', '    return ' + r.code + ';', '};']).join('\n        ') });
           } else todo(st.name === 'IfStatement' ? 'if 语句：生成器只写直线的 forward' : st.name === 'ForStatement' ? 'for 循环：生成器只写直线的 forward' : '语句 ' + st.name);
         } catch (e) {
           if (!(e instanceof Todo)) throw e;
@@ -529,7 +732,8 @@
     // ------------------------------------------------------------------ writing model.rs
     const comment = (rows) => rows.filter(Boolean).map((r) => link(r)).join(' ');
     // A rank the generator could not follow (after a todo) is written as 2: the body is todo!().
-    const ty = (p) => (p.tuple ? '(' + p.tuple.map(ty).join(', ') + ')' : p.rank === 'R' ? 'Tensor<D>' : 'Tensor<' + (Number.isInteger(p.rank) ? p.rank : 2) + (p.int ? ', Int' : '') + '>');
+    const ty = tyOf;
+    function tyOf(p) { return (p.none ? 'Option<Tensor<1>>' : p.optional ? 'Option<' + ty(Object.assign({}, p, { optional: false })) + '>' : p.tuple ? '(' + p.tuple.map(ty).join(', ') + ')' : p.rank === 'R' ? 'Tensor<D>' : 'Tensor<' + (Number.isInteger(p.rank) ? p.rank : 2) + (p.int ? ', Int' : '') + '>'); }
     const out = [];
     const ctorParam = (p) => p.name + ': ' + (p.def && !p.def.int && typeof p.def.v === 'number' ? 'f64' : 'usize');
     for (const s of structs) {
@@ -551,10 +755,9 @@
       }
       out.push('    }');
       if (s.seq) {
-        // Its rank is the first layer's that fixes one (a conv: 4), else 2.
+        // Its rank is the first layer's that fixes one (a conv: 4); layers of any rank make it generic.
         const first = s.fields.find((f) => f.t && f.t.in_rank);
-        const r = first ? first.t.in_rank : 2;
-        out.push('', `    pub fn forward(&self, x: Tensor<${r}>) -> Tensor<${r}> {`);
+        out.push('', first ? `    pub fn forward(&self, x: Tensor<${first.t.in_rank}>) -> Tensor<${first.t.in_rank}> {` : '    pub fn forward<const D: usize>(&self, x: Tensor<D>) -> Tensor<D> {');
         for (const f of s.fields) out.push('        let x = ' + fill(f.t.forward, { m: 'self.' + f.name, x: 'x' }) + ';');
         out.push('        x', '    }');
       }
@@ -565,6 +768,7 @@
         out.push('    pub fn ' + fname + '(&self, ' + m.params.map((p) => p.name + ': ' + ty(p)).join(', ') + ') -> ' + ty(m.ret) + ' {');
         m.lines.forEach((l, i) => {
           out.push('        // line ' + l.py.line + ': ' + stmtText(l.py));
+          if (l.rows.length) out.push('        // ' + comment(l.rows.sort()) + (l.see.length ? ' (see ' + comment(l.see) + ')' : ''));
           out.push('        ' + l.code);
           void i;
         });
@@ -579,7 +783,7 @@
       '//! Each line comes from a row of the torch → burn map (the link beside it).', ''];
     const useLines = [...uses].sort().map((u) => 'use ' + u + ';');
     const constLines = [...constsUsed].map((c) => `pub const ${constName(c)}: ${consts[c].int ? 'usize' : 'f64'} = ${consts[c].int ? consts[c].v : rust(consts[c].v, 'f')}; // line ${consts[c].line}`);
-    const modelRs = head.concat(['#![allow(dead_code, unused_variables, unreachable_code, clippy::all)]'], useLines, constLines.length ? [''].concat(constLines) : [], out).join('\n') + '\n';
+    const modelRs = head.concat(['#![allow(dead_code, unused_variables, unreachable_code, non_snake_case, clippy::all)]'], useLines, constLines.length ? [''].concat(constLines) : [], out).join('\n') + '\n';
 
     // ------------------------------------------------------------------ the model the check builds
     const models = findModel(top, byName, name, consts);
@@ -693,9 +897,10 @@
         '    let shape: Vec<usize> = serde_json::from_value(input["shape"].clone()).unwrap();',
         `    let data: Vec<${p0.int ? 'i64' : 'f32'}> = serde_json::from_value(input["data"].clone()).unwrap();`,
         `    let x = Tensor::<${p0.rank}${p0.int ? ', Int' : ''}>::from_data(TensorData::new(data, shape), &device);`);
-      const outs = fwd.ret.tuple ? fwd.ret.tuple.map((_, i) => 'y.' + i) : ['y'];
-      lines.push('    let y = model.forward(x);',
-        '    let outputs: Vec<Value> = vec![' + outs.map((o) => 'tensor_json(' + o + ')').join(', ') + '];',
+      // An Option output (a loss without targets) is null.
+      const outs = fwd.ret.tuple ? fwd.ret.tuple.map((e, i) => (e.optional || e.none ? `y.${i}.map(tensor_json).unwrap_or(Value::Null)` : `tensor_json(y.${i})`)) : ['tensor_json(y)'];
+      lines.push(`    let y = model.forward(${['x'].concat(fwd.params.slice(1).map(() => 'None')).join(', ')});`,
+        '    let outputs: Vec<Value> = vec![' + outs.join(', ') + '];',
         '    println!("{}", json!({ "outputs": outputs }));', '}');
     }
     lines.push(...['',
@@ -743,14 +948,15 @@
   }
   const snake = (n) => n.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
   // The models check.py can run: built at the script's top level, forward with one input.
-  const runnable = (res) => res.models.filter((m) => { const c = res.classes.find((x) => x.name === m.cls); return c && c.forward && c.forward.params.length === 1; });
+  const runnable = (res) => res.models.filter((m) => { const c = res.classes.find((x) => x.name === m.cls); return c && c.forward && c.forward.params.filter((p) => !p.optional).length === 1 && !c.forward.params[0].optional; });
   // Every Sequential under a struct, as the store's key remapping: main.0.w → main.l0.w.
   function seqPaths(res, sname, prefix) {
     const s = res.structs.find((x) => x.name === sname), out = [];
     for (const f of s ? s.fields : []) {
-      const path = prefix + f.name;
-      if (f.seq) out.push('r"^' + path.replace(/\./g, '\\.') + '\\.(\\d+)\\.", "' + path + '.l$1."');
-      if (f.user) out.push(...seqPaths(res, f.user, path + '.'));
+      const path = prefix + f.name.replace(/\./g, '\\.');
+      if (f.seq) out.push('r"^(' + path + ')\\.(\\d+)\\.", "$1.l$2."');
+      // A Vec (nn.ModuleList) puts an index before its items' keys.
+      if (f.user) out.push(...seqPaths(res, f.user, path + (f.list ? '\\.\\d+\\.' : '\\.')));
     }
     return out;
   }

@@ -220,6 +220,21 @@ def transpose_01():
 
 
 @row
+def size():
+    return {"v": list(data(2, 3, 4).size())}
+
+
+@row
+def size_dim():
+    return {"v": data(2, 3, 4).size(1)}
+
+
+@row
+def contiguous():
+    return out(data(2, 3, 4).transpose(0, 1).contiguous())
+
+
+@row
 def mt_3d():
     return out(data(2, 3, 4).mT)
 

@@ -12,7 +12,7 @@ from scratch import REPO, VENV_PY, run_bounded
 
 FIXTURES = REPO / "tests" / "scan" / "fixtures"
 NAMES = sorted(p.stem for p in FIXTURES.glob("*.py"))
-WHOLE = ["cnn_classifier", "gan", "vae"]
+WHOLE = ["cnn_classifier", "gan", "gpt_lm", "vae"]
 
 
 def generate(name, tmp_path):

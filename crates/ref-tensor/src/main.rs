@@ -251,6 +251,32 @@ mod transpose_01 {
     }
 }
 
+mod size {
+    use burn::prelude::*;
+
+    // x.size() 和 x.shape 是 dims()：一个 [usize; D]
+    pub fn run(x: Tensor<3>) -> [usize; 3] {
+        x.dims()
+    }
+}
+
+mod size_dim {
+    use burn::prelude::*;
+
+    pub fn run(x: Tensor<3>) -> usize {
+        x.dims()[1]
+    }
+}
+
+mod contiguous {
+    use burn::prelude::*;
+
+    // 没有 contiguous()，也不需要：后面的 reshape 自己处理步长
+    pub fn run(x: Tensor<3>) -> Tensor<3> {
+        x.swap_dims(0, 1)
+    }
+}
+
 mod mt_3d {
     use burn::prelude::*;
 
@@ -1472,6 +1498,9 @@ fn main() {
     row("permute", out(permute::run(data([2, 3, 4], &d))));
     row("t_2d", out(t_2d::run(data([2, 3], &d))));
     row("transpose_01", out(transpose_01::run(data([2, 3, 4], &d))));
+    row("size", json!({"v": size::run(data([2, 3, 4], &d))}));
+    row("size_dim", json!({"v": size_dim::run(data([2, 3, 4], &d))}));
+    row("contiguous", out(contiguous::run(data([2, 3, 4], &d))));
     row("mt_3d", out(mt_3d::run(data([2, 3, 4], &d))));
     row("squeeze", out(squeeze::run(data([1, 3, 1, 4], &d))));
     row("squeeze_dim", out(squeeze_dim::run(data([1, 3, 4], &d))));
