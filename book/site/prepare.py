@@ -1,13 +1,14 @@
 """What every page goes through after the macros rendered it, under either site engine:
 the fixed structure (book/checking/structure.py), the error messages a pitfall's experiments print,
 the diagrams it draws, the full views of experiments it used without a pair(), the burn tab
-first where the page is about burn code, and its search weight. mkdocs runs it from
+first where the page is about burn code, its search weight, and the links in generated code at
+the site's own address. mkdocs runs it from
 book/site/mkdocs_hooks.py, Zensical from book/site/zensical_ext.py."""
 from ..checking import structure
 from ..experiments import manifest
 from ..pages import messages
 from ..paths import Book
-from . import diagrams
+from . import diagrams, scan_site
 from .downloads import view
 
 # Search weight by page kind: a pasted error message should land on the pitfall that explains
@@ -48,4 +49,5 @@ def prepare(book: Book, src_path: str, meta: dict, markdown: str) -> str:
         meta.setdefault("search", {}).setdefault("boost", SEARCH_BOOST[kind])
     if kind == "appendix":
         markdown = structure.unsearchable_headings(markdown)
-    return structure.burn_first(kind, markdown)
+    # Generated code on the page (port-cnn's crate) links this build's own address.
+    return structure.burn_first(kind, scan_site.links_at_site(markdown))

@@ -900,7 +900,8 @@
       // An Option output (a loss without targets) is null.
       const outs = fwd.ret.tuple ? fwd.ret.tuple.map((e, i) => (e.optional || e.none ? `y.${i}.map(tensor_json).unwrap_or(Value::Null)` : `tensor_json(y.${i})`)) : ['tensor_json(y)'];
       lines.push(`    let y = model.forward(${['x'].concat(fwd.params.slice(1).map(() => 'None')).join(', ')});`,
-        '    let outputs: Vec<Value> = vec![' + outs.join(', ') + '];',
+        // Named out0, out1, …: the book's comparator walks an object, not a list of them.
+        '    let outputs = json!({ ' + outs.map((o, i) => '"out' + i + '": ' + o).join(', ') + ' });',
         '    println!("{}", json!({ "outputs": outputs }));', '}');
     }
     lines.push(...['',
@@ -992,7 +993,7 @@
     files['src/main.rs'] = mainRs(res, rules);
     files['port.json'] = JSON.stringify(cfg, null, 1) + '\n';
     files['script.py'] = text;
-    files['run.sh'] = '#!/bin/sh\n# Build the crate, then compare its forward with the script\'s (check.py).\nset -e\ncd "$(dirname "$0")"\ncargo build --release --offline --locked\npython3 check.py\n';
+    files['run.sh'] = '#!/bin/sh\n# Build the crate, then compare its forward with the script\'s (check.py).\nset -e\ncd "$(dirname "$0")"\ncargo build --release --locked\npython3 check.py\n';
     files['README.md'] = readme(res, rules, opts, cfg);
     const names = Object.keys(files).sort();
     return { files: Object.fromEntries(names.map((k) => [k, files[k]])), todos: res.todos, rows: res.rowsUsed, pitfalls: res.pitfalls };
@@ -1044,7 +1045,7 @@
   function readme(res, rules, opts, cfg) {
     const L = ['# ' + (opts.script || 'script.py') + ' 的 burn crate（生成）', '',
       '由本书的移植生成器写出：脚本里每个 `nn.Module` 子类是 `src/model.rs` 里的一个 `#[derive(Module)]` 结构体，字段名就是脚本的属性名，所以脚本的 `state_dict` 能直接由 `PytorchStore` 载入。每一行生成的代码都来自 torch → burn 对照表里跑过的一行，旁边的注释是那一行的链接。', '',
-      '## 运行', '', '```bash', 'sh run.sh    # cargo build --release --offline --locked，然后 python3 check.py', '```', '',
+      '## 运行', '', '```bash', 'sh run.sh    # cargo build --release --locked，然后 python3 check.py', '```', '',
       '`check.py` 只运行脚本里的 import、常量、函数和类定义，按脚本的写法建出模型（固定种子，eval 模式），把 `state_dict` 存成 `data/weights.pt`、输入存成 `data/input.json`，用同一个输入跑 PyTorch 和 burn 的 `forward`，再用本书的比较器（`compare.py`）比较。', ''];
     for (const m of cfg.models) {
       if (!m.stand_ins.length) continue;

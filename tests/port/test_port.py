@@ -24,7 +24,7 @@ NAMES = sorted(p.stem for p in FIXTURES.glob("*.py"))
 # not written yet).
 WHOLE = ["cnn_classifier", "gan", "gpt_lm", "vae"]
 
-BATCH = """const p = require(process.argv[1]); p.useParser(require(process.argv[2]));
+BATCH = r"""const p = require(process.argv[1]); p.useParser(require(process.argv[2]));
 const job = JSON.parse(require('fs').readFileSync(0, 'utf8'));
 process.stdout.write(JSON.stringify(job.texts.map((t) => { const r = p.port(t, job.rules, {});
   return { structs: r.structs.map((s) => ({ name: s.name, fields: s.fields.map((f) => f.name),
