@@ -163,7 +163,7 @@ def visit(page, guard, settle: bu.Settle, path: str, base_url: str, walk: "Walk"
     info["diagrams"] = diagrams
     # The first view's weight: every request of this load goes over the wire again, as the
     # guard's routing turns chromium's cache off (as in a fresh context: test_weighing_...).
-    info["weight"] = bu.weigh(walk.finished)
+    info["weight"] = bu.weigh(walk.finished, guard)
     return info
 
 
