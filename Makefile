@@ -15,7 +15,7 @@ ifeq ($(SITE_URL),)
 unexport SITE_URL
 endif
 
-.PHONY: site test serve check outputs setup bench clean diff review drift reproduce scan port
+.PHONY: site test serve check outputs setup bench clean diff review drift reproduce scan port port-check
 
 ## make site：准备环境，重跑输入变了的实验，构建 site/
 ##   什么都没变时（输入文件的内容、工具链、site/ 本身）整步跳过；FORCE=1 照样重建
@@ -88,6 +88,11 @@ scan: .venv/.stamp
 ##   一页的「生成 crate」是同一个生成器 docs/assets/port.js）；OUT 要是不存在或空的目录；核对：sh OUT/run.sh
 port: .venv/.stamp $(MERMAID) target/.fetched
 	@$(PY) -m book.commands.port "$(SCRIPT)" "$(OUT)"
+
+## make port-check：生成器为六个扫描样例写出的 crate 逐个构建（--offline --locked），整个写出来的模型再跑
+##   check.py 和 PyTorch 比（make test 每个提交只轮到其中一个）
+port-check: setup
+	$(PY) -m book.commands.port_check $(NAMES)
 
 ## make bench：计时（不是测试）
 bench: setup

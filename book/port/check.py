@@ -46,8 +46,25 @@ def tensor_json(t: torch.Tensor) -> dict:
 
 
 def outputs(y) -> list:
+    """The forward's outputs in order, a nested tuple (an LSTM's (h_n, c_n)) flattened."""
     ys = y if isinstance(y, (tuple, list)) else (y,)
-    return [None if t is None else tensor_json(t) for t in ys]
+    out = []
+    for t in ys:
+        if isinstance(t, (tuple, list)):
+            out.extend(outputs(t))
+        else:
+            out.append(None if t is None else tensor_json(t))
+    return out
+
+
+def arguments(entry: dict, x: torch.Tensor) -> tuple:
+    """The forward's arguments: the input, and for a forward that takes an LSTM's (h0, c0)
+    (port.json's state) zeros of [layers, batch, hidden] for both, as the crate gives burn."""
+    st = entry.get("state")
+    if not st:
+        return (x,)
+    zeros = lambda: torch.zeros(st["layers"], x.shape[st["batch_dim"]], st["hidden"])  # noqa: E731
+    return (x, (zeros(), zeros()))
 
 
 def check(entry: dict, ns: dict, work: Path, argv: list, tol: float) -> bool:
@@ -63,7 +80,7 @@ def check(entry: dict, ns: dict, work: Path, argv: list, tol: float) -> bool:
             x = torch.randn(*shape, generator=g)
         try:
             with torch.no_grad():
-                want = outputs(model(x))
+                want = outputs(model(*arguments(entry, x)))
             break
         except RuntimeError:
             x = None

@@ -260,7 +260,49 @@ def check(t: dict, spelling: str, rows: dict) -> list[str]:
             raise TemplateError(f"book/port/templates.yaml：{spelling} 的参数 {name} 说它改的是 {fixes}，"
                                 f"但 {fixes} 的 fix 不是 {anchor}")
         used.append(anchor)
+    if t.get("stack"):
+        used += _check_stack(t, spelling, rows)
+    for name, p in (t.get("pieces") or {}).items():
+        _check_piece(spelling, f"片段 {name}", p["code"], p.get("use", []), p["row"], rows,
+                     dict({"device": "d", "m": "m", "x": "x"}, **p["example"]))
+        used.append(p["row"])
+    if t.get("load"):
+        used += _check_load(t["load"], spelling, rows)
     return used
+
+
+def _check_stack(t: dict, spelling: str, rows: dict) -> list[str]:
+    """Several layers (nn.LSTM's num_layers): with the row's own arguments, the array the
+    template builds (the first layer from init, the others from next), its type and the call
+    of one layer must each stand in the row."""
+    s, anchor = t["stack"], t["stack"]["row"]
+    if anchor not in rows:
+        raise TemplateError(f"book/port/templates.yaml：{spelling} 的多层写法指向的行 {anchor} 不在对照表里")
+    v = _values(t, anchor, rows)
+    n = v.get("num_layers")
+    if not isinstance(n, int) or n < 2:
+        raise TemplateError(f"book/port/templates.yaml：{spelling} 的多层写法：行 {anchor} 的 PyTorch 写法"
+                            f"（{rows[anchor]['torch']}）里没有 num_layers ≥ 2")
+    layers = [fill(t["init"] + t["build"], v)] + [fill(s["next"] + t["build"], v)] * (n - 1)
+    _check_piece(spelling, "多层的构造", s["init"], t.get("use", []), anchor, rows,
+                 dict(v, items=" ".join(x + "," for x in layers)), t.get("type"))
+    _check_piece(spelling, "多层的类型", s["type"], [], anchor, rows, v)
+    _check_piece(spelling, "逐层的 forward", s["call"], [], anchor, rows, dict(v, **s["example"]))
+    return [anchor]
+
+
+def _check_load(ld: dict, spelling: str, rows: dict) -> list[str]:
+    """Loading what PytorchStore cannot (an LSTM's stacked gates): the row's helpers, its reads
+    of the four tensors (their names made from `tensors` as the generator makes them) and its
+    gate assignments must stand in the row as written."""
+    anchor = ld["row"]
+    ex = dict(ld["example"])
+    for var, _rank, key in ld["tensors"]:
+        ex[var] = f'"{ex["prefix"]}.{key}{ex["layer"]}"'
+    for part in ("read_fn", "linear_fn", "split", "set"):
+        _check_piece(spelling, f"载入的 {part}", ld[part], ld.get("use", []) if part == "read_fn" else [],
+                     anchor, rows, ex)
+    return [anchor]
 
 
 def build(book: Book, site_url: str) -> dict:

@@ -338,17 +338,55 @@
       }
       if (callee === 'nn.Sequential') {
         const sub = { name: owner + field.replace(/(^|_)([a-z])/g, (_, __, c) => c.toUpperCase()), params: [], fields: [], body: [], notes: [], seq: true, line };
-        sig(kid(val, 'ArgList')).forEach((a, i) => sub.fields.push(Object.assign(fieldOf(sub.name, 'l' + i, a, env, a.line), { key: String(i) })));
+        sig(kid(val, 'ArgList')).forEach((a, i) => {
+          const item = fieldOf(sub.name, 'l' + i, a, env, a.line);
+          if (item.lstm) todo('nn.Sequential 里的 nn.LSTM：它返回（输出, 状态），接不上下一层');
+          sub.fields.push(Object.assign(item, { key: String(i) }));
+        });
         structs.push(sub);
         note('modules-sequential');
         return { name: field, type: sub.name, init: sub.name + '::new(device)', seq: sub, line };
       }
       const t = rules.modules[callee];
       if (!t) todo((callee || val.kids[0].text) + '：生成器还没有它的模板（对照表的行见扫描报告）');
+      const a0 = sig(kid(val, 'ArgList'))[0], l0 = a0 && literal(a0, consts);
+      if (t.stack) return Object.assign(lstmField(t, val, callee, env, field, line), { in0: l0 && l0.int ? l0.v : null });
       const got = instantiate(t, val, callee, null, env);
       // Its first argument, when a number: the input size check.py tries (channels, features, vocabulary).
-      const a0 = sig(kid(val, 'ArgList'))[0], l0 = a0 && literal(a0, consts);
       return { name: field, type: t.type, init: fill(got.code + t.build, got.values), t, rows: got.used, line, spelling: callee, in0: l0 && l0.int ? l0.v : null };
+    }
+
+    // nn.LSTM: burn has no num_layers, so the field is an array of Lstm (the stack row): the
+    // first layer from init, the others from next (their input is the layer before's output).
+    // What the forward, main.rs's loading and check.py need of it is in `lstm`.
+    function lstmField(t, val, callee, env, field, line) {
+      const got = instantiate(t, val, callee, null, env);
+      const { out } = bind(kid(val, 'ArgList'), t.sig, null);
+      const lit = (k) => (out[k] ? valueOf(out[k], env) : null);
+      const n = out.num_layers ? lit('num_layers').v : 1;
+      const suffix = got.code.slice(t.init.length);  // the options' code (.with_batch_first(false))
+      const cfg = (piece) => fill(piece + suffix + t.build, got.values);
+      const layers = [cfg(t.init)].concat(Array(n - 1).fill(cfg(t.stack.next)));
+      const items = '\n' + layers.map((l) => '                ' + l + ',').join('\n') + '\n            ';
+      const hv = lit('hidden_size'), bf = out.batch_first ? lit('batch_first') : { v: false };
+      const dl = out.dropout ? lit('dropout') : { v: 0 };
+      note(t.stack.row);
+      // Loaded in main.rs: PytorchStore for the other fields, this one gate by gate.
+      note(t.pieces.partial.row); note(t.load.row);
+      const keys = [];
+      for (let k = 0; k < n; k++) for (const [, , key] of t.load.tensors) keys.push(key + k);
+      return {
+        name: field, type: fill(t.stack.type, { num_layers: out.num_layers ? rustValue(out.num_layers, env) : '1' }),
+        init: fill(t.stack.init, { items }), t, rows: got.used.concat([t.stack.row]), line, spelling: callee,
+        lstm: {
+          n, line, keys, batchDim: bf && bf.v ? 0 : 1,
+          dropout: out.dropout && !(dl && dl.v === 0) ? out.dropout.text : null,
+          // The hidden size as main.rs can write it (a constant or a number), or null.
+          hidden: hv && typeof hv.v === 'number' ? hv.v : null,
+          hiddenMain: hv && typeof hv.v === 'number' ? (hv.name ? useConst(hv.name) : String(hv.v)) : null,
+          layersMain: out.num_layers && lit('num_layers').name ? useConst(lit('num_layers').name) : String(n),
+        },
+      };
     }
 
     for (const c of classes) c.struct = makeStruct(c);
@@ -379,6 +417,9 @@
         }
         if (n.name === 'CallExpression') {
           const args = sig(kid(n, 'ArgList'));
+          // self.rnn(x, hidden): hidden is the LSTM's (h0, c0), each [num_layers, batch, hidden].
+          const d1 = dotted(n.kids[0]), f1 = d1 && d1.startsWith('self.') && cls.struct.fields.find((x) => x.name === d1.slice(5));
+          if (f1 && f1.lstm && args[1] && args[1].name === 'VariableName' && args[1].text === param) { found = { tuple: [{ rank: 3 }, { rank: 3 }], state: f1.lstm }; return; }
           if (args[0] && feeds(args[0])) {
             const d = dotted(n.kids[0]);
             const f = d && d.startsWith('self.') && cls.struct.fields.find((x) => x.name === d.split('.')[1]);
@@ -403,8 +444,8 @@
           if (!v) todo(n.text + ' 不是 forward 里已知的张量');
           // A burn tensor moves into the call that takes it: used again later, it is cloned.
           const next = env.__occ.find((o) => o.name === n.text && o.from > n.from);
-          if (next && !next.target) { pitfalls.add('10-pitfalls/moved-value'); return { code: n.text + '.clone()', rank: v.rank, int: v.int, random: v.random }; }
-          return { code: n.text, rank: v.rank, int: v.int, random: v.random };
+          if (next && !next.target) { pitfalls.add('10-pitfalls/moved-value'); return { code: n.text + '.clone()', rank: v.rank, int: v.int, random: v.random, tuple: v.tuple, state: v.state }; }
+          return { code: n.text, rank: v.rank, int: v.int, random: v.random, tuple: v.tuple, state: v.state };
         }
         case 'ParenthesizedExpression': { const e = expr(sig(n)[0], cls, env); return Object.assign({}, e, { code: '(' + e.code + ')' }); }
         case 'MemberExpression': {
@@ -480,6 +521,7 @@
         const attr = d.split('.')[1];
         const f = cls.struct.fields.find((x) => x.name === attr);
         if (f) {
+          if (f.lstm) return lstmCall(f, n, args, cls, env);
           const xs = args.map((a) => expr(a, cls, env));
           if (f.t) {
             if (xs.length !== 1) todo('self.' + attr + ' 的调用参数不是一个张量');
@@ -604,6 +646,39 @@
       if (causal.v) curSee.add(t.note_row);
       return { code: fill(t.code, { query: q.code, key: k.code, value: v.code, options }), rank: q.rank };
     }
+    // self.rnn(x) or self.rnn(x, hidden): the layers in turn (the stack row), each from its slice of
+    // the stacked (h0, c0) as an LstmState (cell first), and (output, (h_n, c_n)) stacked as in
+    // PyTorch. Dropout between the layers exists only in training: there the forward stops.
+    function lstmCall(f, n, args, cls, env) {
+      const L = f.lstm, S = f.t.stack, P = f.t.pieces;
+      if (args.length < 1 || args.length > 2) todo('self.' + f.name + ' 的参数不是（输入）或（输入, (h0, c0)）');
+      const x = expr(args[0], cls, env);
+      let hs = null;
+      if (args[1]) {
+        const a = args[1];
+        if (a.name !== 'VariableName' || !env[a.text] || !env[a.text].state) todo('self.' + f.name + ' 的第二个参数：只写 forward 收到的 (h0, c0)');
+        const v = expr(a, cls, env);
+        hs = { h: f.name + '_h0', c: f.name + '_c0' };
+        env.__pre.push('let (' + hs.h + ', ' + hs.c + ') = ' + v.code + ';');
+        for (const p of [P.state, P.layer, P.squeeze]) { note(p.row); (p.use || []).forEach((u) => uses.add(u)); }
+      }
+      const part = (v, k) => fill(P.squeeze.code, { input: fill(P.layer.code, { input: v + (k < L.n - 1 ? '.clone()' : ''), dim: 0, start: k, length: 1 }), rank: 2, dim: 0 });
+      let prev = x.code;
+      const hid = [], cel = [];
+      for (let k = 0; k < L.n; k++) {
+        const state = hs ? fill(P.state.code, { c: part(hs.c, k), h: part(hs.h, k) }) : 'None';
+        const y = f.name + '_y' + k, s = f.name + '_s' + k;
+        env.__pre.push('let (' + y + ', ' + s + ') = ' + fill(S.call, { m: 'self.' + f.name, k, x: prev, state }) + ';');
+        if (k < L.n - 1 && L.dropout) {
+          pitfalls.add('10-pitfalls/dropout-train-eval');
+          env.__pre.push(`if ${y}.is_autodiff() { todo!("line ${L.line}: nn.LSTM's dropout=${esc(L.dropout)} between its layers in training: burn's Lstm has none (a Dropout between the layers would carry it)"); }`);
+        }
+        prev = y; hid.push(s + '.hidden'); cel.push(s + '.cell');
+      }
+      note(S.row); note(P.stack.row);
+      const stacked = (parts) => fill(P.stack.code, { rank: 3, parts: parts.join(', '), dim: 0 });
+      return { code: '(' + prev + ', (' + stacked(hid) + ', ' + stacked(cel) + '))', tuple: [{ rank: 3, random: x.random }, { tuple: [{ rank: 3 }, { rank: 3 }], state: L }] };
+    }
     // An operator's result is parenthesised where a method is called on it.
     const recv = (e) => (e.op ? '(' + e.code + ')' : e.code);
     const rankOut = (t, r) => (t.rank === 'same' ? r : typeof t.rank === 'number' ? t.rank : r);
@@ -622,7 +697,7 @@
         // A parameter that defaults to None is an Option (the check passes None).
         const opt = pl[i + 1] && pl[i + 1].name === 'AssignOp' && pl[i + 2] && pl[i + 2].name === 'None';
         env[p.text] = Object.assign({}, r, { optional: opt });
-        params.push({ name: p.text, rank: r.rank, int: r.int, optional: opt });
+        params.push({ name: p.text, rank: r.rank, int: r.int, optional: opt, tuple: r.tuple, state: r.state });
       }
       const m = { name: mname, params, lines: [], ret: null, todo: null, line: f.line };
       env.__occ = [];
@@ -643,7 +718,7 @@
       env.__pre = [];
       const assignLine = (targets, e, mut) => {
         if (targets.length === 1) {
-          env[targets[0].text] = e.scalar ? { scalar: true } : { rank: e.rank, int: e.int, random: e.random };
+          env[targets[0].text] = e.scalar ? { scalar: true } : { rank: e.rank, int: e.int, random: e.random, tuple: e.tuple, state: e.state };
           return (mut ? '' : 'let ') + targets[0].text + ' = ' + e.code + ';';
         }
         if (e.dims) {
@@ -663,8 +738,9 @@
         const vals = sig(st).slice(1);
         const es = vals.map((v) => (v.name === 'None' ? { none: true } : expr(v, cls, env)));
         if (es.length === 1 && !es[0].tuple && !es[0].none) return { ret: { rank: es[0].rank, int: es[0].int, random: es[0].random }, code: es[0].code };
+        if (es.length === 1 && es[0].state) return { ret: { tuple: es[0].tuple, state: es[0].state }, code: es[0].code };
         if (early) es.forEach((e, j) => { if (early[j]) e.code = 'Some(' + e.code + ')'; });
-        return { ret: { tuple: es.map((e) => (e.none ? { none: true } : { rank: e.rank, random: e.random, optional: !!(early && early[j(es, e)]) })) }, code: '(' + es.map((e) => (e.none ? 'None' : e.code)).join(', ') + ')' };
+        return { ret: { tuple: es.map((e) => (e.none ? { none: true } : { rank: e.rank, random: e.random, optional: !!(early && early[j(es, e)]), tuple: e.tuple, state: e.state })) }, code: '(' + es.map((e) => (e.none ? 'None' : e.code)).join(', ') + ')' };
       };
       const j = (es, e) => es.indexOf(e);
       for (let i = 0; i < body.length; i++) {
@@ -730,7 +806,7 @@
     }
 
     // ------------------------------------------------------------------ writing model.rs
-    const comment = (rows) => rows.filter(Boolean).map((r) => link(r)).join(' ');
+    const comment = (rows) => [...new Set(rows.filter(Boolean).map((r) => link(r)))].join(' ');
     // A rank the generator could not follow (after a todo) is written as 2: the body is todo!().
     const ty = tyOf;
     function tyOf(p) { return (p.none ? 'Option<Tensor<1>>' : p.optional ? 'Option<' + ty(Object.assign({}, p, { optional: false })) + '>' : p.tuple ? '(' + p.tuple.map(ty).join(', ') + ')' : p.rank === 'R' ? 'Tensor<D>' : 'Tensor<' + (Number.isInteger(p.rank) ? p.rank : 2) + (p.int ? ', Int' : '') + '>'); }
@@ -868,6 +944,9 @@
       'mod model;', '', 'use std::path::Path;', '', 'use burn::prelude::*;', 'use burn::store::{ModuleSnapshot, PytorchStore};',
       'use model::*;', 'use serde_json::{json, Value};'].concat(res.trainUses.map((u) => 'use ' + u + ';'), ['']);
     const models = runnable(res);
+    const lstmT = rules.modules['nn.LSTM'];
+    const anyLstm = models.some((m) => lstmFields(res, m.cls).length);
+    if (anyLstm) lines.splice(lines.length - 1, 0, ...lstmT.load.use.map((u) => 'use ' + u + ';'));
     if (!models.length) {
       const why = res.models.length ? 'forward takes more than one input; check.py gives it one' : 'the script builds no nn.Module subclass at its top level';
       lines.push('fn main() {', `    todo!("${why}");`, '}');
@@ -886,20 +965,52 @@
       const cls = res.classes.find((c) => c.name === m.cls), fwd = cls.forward, p0 = fwd.params[0];
       const args = ctorArgs(m, cls).map((v) => (Number.isInteger(v) ? String(v) : rust(v, 'f')));
       const remaps = seqPaths(res, cls.name, '');
+      const lstms = lstmFields(res, cls.name);
       lines.push('', `fn forward_${snake(m.cls)}(dir: &Path) {`,
         '    let device = Device::flex();',
         `    // line ${m.line}: ${m.var} = ${m.cls}(${m.args.map((a) => a.py).join(', ')})`,
-        `    let mut model = ${m.cls}::new(${args.concat(['&device']).join(', ')});`,
-        '    // ' + rules.site + 'reference/#store-load_linear' + (remaps.length ? ' ' + rules.site + '08-save-load/' : ''),
-        '    let mut store = PytorchStore::from_file(dir.join("weights.pt"))' + remaps.map((r) => '\n        .with_key_remapping(' + r + ')').join('') + ';',
-        '    model.load_from(&mut store).expect("weights.pt");',
+        `    let mut model = ${m.cls}::new(${args.concat(['&device']).join(', ')});`);
+      const remapLines = remaps.map((r) => '\n        .with_key_remapping(' + r + ')').join('');
+      if (!lstms.length) {
+        lines.push('    // ' + rules.site + 'reference/#store-load_linear' + (remaps.length ? ' ' + rules.site + '08-save-load/' : ''),
+          '    let mut store = PytorchStore::from_file(dir.join("weights.pt"))' + remapLines + ';',
+          '    model.load_from(&mut store).expect("weights.pt");');
+      } else {
+        // PytorchStore cannot split an LSTM's stacked gates: it loads the other fields only (the
+        // LSTMs' keys stay unused), then each LSTM layer is read gate by gate.
+        const P = lstmT.pieces;
+        const prefixes = lstms.map((f) => '"' + f.name + '."');
+        lines.push('    // ' + link(rules, P.partial.row) + ' ' + link(rules, 'store-load_linear') + (remaps.length ? ' ' + rules.site + '08-save-load/' : ''),
+          `    // PytorchStore cannot split an LSTM's stacked gates: the keys of ${lstms.map((f) => f.name).join(', ')} are missing here, loaded below`,
+          '    let mut store = ' + fill(P.partial.code, { path: 'dir.join("weights.pt")' }) + remapLines + ';',
+          '    let result = model.load_from(&mut store).expect("weights.pt");',
+          `    let lstm_keys = [${prefixes.join(', ')}];`,
+          '    let missing: Vec<&String> = result.missing.iter().map(|(p, _)| p).filter(|p| !lstm_keys.iter().any(|k| p.starts_with(k))).collect();',
+          '    assert!(missing.is_empty(), "weights.pt lacks {missing:?}");');
+        for (const f of lstms) {
+          lines.push(`    // line ${f.line}: self.${f.name} = ${f.spelling}(…): each layer's gates, cut from PyTorch's stacked tensors`, '    // ' + link(rules, lstmT.load.row));
+          for (let k = 0; k < f.lstm.n; k++) {
+            const names = lstmT.load.tensors.map(([, , key]) => '"' + f.name + '.' + key + k + '"');
+            lines.push(`    load_lstm(&mut store, &mut model.${f.name}[${k}], [${names.join(', ')}], &device);`);
+          }
+        }
+      }
+      lines.push(
         '    let input: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("input.json")).expect("input.json")).unwrap();',
         '    let shape: Vec<usize> = serde_json::from_value(input["shape"].clone()).unwrap();',
         `    let data: Vec<${p0.int ? 'i64' : 'f32'}> = serde_json::from_value(input["data"].clone()).unwrap();`,
         `    let x = Tensor::<${p0.rank}${p0.int ? ', Int' : ''}>::from_data(TensorData::new(data, shape), &device);`);
       // An Option output (a loss without targets) is null.
-      const outs = fwd.ret.tuple ? fwd.ret.tuple.map((e, i) => (e.optional || e.none ? `y.${i}.map(tensor_json).unwrap_or(Value::Null)` : `tensor_json(y.${i})`)) : ['tensor_json(y)'];
-      lines.push(`    let y = model.forward(${['x'].concat(fwd.params.slice(1).map(() => 'None')).join(', ')});`,
+      const outs = leaves(fwd.ret, 'y').map(({ e, path }) => (e.optional || e.none ? `${path}.map(tensor_json).unwrap_or(Value::Null)` : `tensor_json(${path})`));
+      for (const p of fwd.params.slice(1).filter((q) => q.state)) {
+        const L = p.state, P = lstmT.pieces;
+        const z = fill(P.zeros.code, { rank: 3, shape: [L.layersMain, 'batch', L.hiddenMain].join(', '), device: '&device' });
+        lines.push(`    // ${p.name}: the LSTM's (h0, c0), zeros of [num_layers, batch, hidden_size], as check.py gives PyTorch`,
+          '    // ' + link(rules, P.batch.row) + ' ' + link(rules, P.zeros.row),
+          '    let batch = ' + fill(P.batch.code, { input: 'x', dim: L.batchDim }) + ';',
+          `    let ${p.name} = (${z}, ${z});`);
+      }
+      lines.push(`    let y = model.forward(${['x'].concat(fwd.params.slice(1).map((p) => (p.state ? p.name : 'None'))).join(', ')});`,
         // Named out0, out1, …: the book's comparator walks an object, not a list of them.
         '    let outputs = json!({ ' + outs.map((o, i) => '"out' + i + '": ' + o).join(', ') + ' });',
         '    println!("{}", json!({ "outputs": outputs }));', '}');
@@ -909,8 +1020,34 @@
       '    let shape = t.dims().to_vec();',
       '    let data: Vec<f32> = t.into_data().convert::<f32>().try_to_vec().unwrap();',
       '    json!({ "shape": shape, "data": data })', '}', '',
-    ].concat(trainFn(res, rules)));
+    ].concat(anyLstm ? lstmLoader(Object.assign({ site: rules.site }, lstmT)) : [], trainFn(res, rules)));
     return lines.join('\n') + '\n';
+  }
+  const link = (rules, anchor) => rules.site + 'reference/#' + anchor;
+  // The outputs of a forward in order, a nested tuple ((h_n, c_n)) flattened: the path of each.
+  const leaves = (r, path) => (r.tuple ? r.tuple.flatMap((e, i) => leaves(e, path + '.' + i)) : [{ e: r, path }]);
+  // The LSTM fields of a model's own struct (only there does main.rs load them).
+  const lstmFields = (res, sname) => { const s = res.structs.find((x) => x.name === sname); return s ? s.fields.filter((f) => f.lstm) : []; };
+  // An LSTM anywhere below the model's own fields: main.rs cannot load it yet.
+  function nestedLstm(res, sname) {
+    const s = res.structs.find((x) => x.name === sname);
+    const deep = (name) => { const t = res.structs.find((x) => x.name === name); return !!t && t.fields.some((f) => f.lstm || deep(f.user || (f.seq && f.seq.name))); };
+    return !!s && s.fields.some((f) => deep(f.user || (f.seq && f.seq.name)));
+  }
+  // load_lstm() and the row's read() and linear(): one LSTM layer's four stacked tensors, read,
+  // cut by rows into the i, f, g, o gates and put into the layer's GateControllers.
+  function lstmLoader(t) {
+    const ld = t.load, vals = { store: 'store', device: 'device', lstm: 'lstm', file: 'weights.pt' };
+    ld.tensors.forEach(([v], i) => { vals[v] = 'names[' + i + ']'; });
+    const body = (piece) => fill(piece, vals).replace(/\n+$/, '').split('\n').map((l) => '    ' + l);
+    return ['', '/// One layer of an nn.LSTM: PyTorch stacks its gates i, f, g, o in weight_ih_l{k} [4h, in],',
+      '/// weight_hh_l{k} [4h, h], bias_ih_l{k} and bias_hh_l{k} (`names`); burn\'s Lstm has a GateController',
+      '/// a gate. Each tensor is cut by rows into four, each block transposed into a Linear.',
+      '/// ' + link({ site: t.site }, ld.row),
+      '#[allow(unused_variables)]',
+      'fn load_lstm(store: &mut PytorchStore, lstm: &mut Lstm, names: [&str; 4], device: &Device) {']
+      .concat(body(ld.split), body(ld.set), ['}', ''], fill(ld.read_fn, vals).replace(/\n+$/, '').split('\n'), [''],
+        fill(ld.linear_fn, vals).replace(/\n+$/, '').split('\n'));
   }
   // train(): the script's loss functions and optimizers, each from its row, and one optimizer
   // step a model (from the step row); the loop over the data stays a todo!().
@@ -949,7 +1086,13 @@
   }
   const snake = (n) => n.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
   // The models check.py can run: built at the script's top level, forward with one input.
-  const runnable = (res) => res.models.filter((m) => { const c = res.classes.find((x) => x.name === m.cls); return c && c.forward && c.forward.params.filter((p) => !p.optional).length === 1 && !c.forward.params[0].optional; });
+  // An LSTM's (h0, c0) after the input is given too (zeros), when main.rs can write its sizes.
+  const runnable = (res) => res.models.filter((m) => {
+    const c = res.classes.find((x) => x.name === m.cls);
+    if (!c || !c.forward || !c.forward.params.length || nestedLstm(res, m.cls)) return false;
+    const [p0, ...rest] = c.forward.params;
+    return !p0.optional && !p0.state && rest.every((p) => p.optional || (p.state && p.state.hiddenMain));
+  });
   // Every Sequential under a struct, as the store's key remapping: main.0.w → main.l0.w.
   function seqPaths(res, sname, prefix) {
     const s = res.structs.find((x) => x.name === sname), out = [];
@@ -974,12 +1117,16 @@
     // One entry a model the script builds; the last is the one `cargo run` runs on data/.
     const models = runnable(res).map((m) => {
       const cls = res.classes.find((c) => c.name === m.cls), p0 = cls.forward.params[0];
-      return {
+      const out = {
         model: m.cls, args: ctorArgs(m, cls),
         stand_ins: m.args.map((a, i) => (a.v === null ? { arg: i, script: a.py, value: standIn(i) } : null)).filter(Boolean),
         input: { int: !!p0.int, high: vocab(res, cls), shapes: shapes(p0, cls, res) },
-        random_outputs: (cls.forward.ret.tuple || [cls.forward.ret]).map((e, i) => (e.random ? i : -1)).filter((i) => i >= 0),
+        random_outputs: leaves(cls.forward.ret, '').map(({ e }, i) => (e.random ? i : -1)).filter((i) => i >= 0),
       };
+      // forward(x, (h0, c0)): check.py gives both sides zeros of [layers, batch, hidden].
+      const st = cls.forward.params.slice(1).find((p) => p.state);
+      if (st) out.state = { layers: st.state.n, hidden: st.state.hidden, batch_dim: st.state.batchDim };
+      return out;
     });
     const cfg = { models, tol: rules.tol };
     const files = {};
@@ -1036,7 +1183,7 @@
       const chans = f && f.in0 ? [f.in0] : [1, 3];
       return chans.flatMap((c) => [32, 28, 64, 8, 16, 1].map((n) => [2, c, n, n]));
     }
-    const lin = first(cls.name, (x) => x.spelling === 'nn.Linear');
+    const lin = first(cls.name, (x) => x.spelling === 'nn.Linear' || x.spelling === 'nn.LSTM');
     const feat = lin && lin.in0 ? lin.in0 : 16;
     if (p0.rank === 3) return [[2, 8, feat]];
     return [[2, feat]];

@@ -1,46 +1,56 @@
-"""The crates `make port` writes for the scan fixtures build (cargo build --release --offline
---locked, in the book's target dir, with the one feature set every generated crate uses), and
-the crates of the models written whole give the script's numbers: check.py builds the script's
-model from its definitions, saves its state_dict, runs both forwards on one input and compares
-them with the book's comparator. Compiles burn's store feature set once (shared with cap-cnn)."""
-import os
-import re
-
+"""The crates `make port` writes for the scan fixtures, as book/commands/port_check.py builds and
+checks them: one fixture a commit here, by the rotation's position (`make port-check` runs all
+six); a crate that does not build and a model that gives other numbers each fail the check.
+Compiles burn's store feature set once (shared with cap-cnn and port-cnn)."""
 import pytest
 
-from scratch import REPO, VENV_PY, run_bounded
+from book.commands import port_check, reproduce
+from book.paths import Book
+from scratch import REPO
 
-FIXTURES = REPO / "tests" / "scan" / "fixtures"
-NAMES = sorted(p.stem for p in FIXTURES.glob("*.py"))
-WHOLE = ["cnn_classifier", "gan", "gpt_lm", "vae"]
-
-
-def generate(name, tmp_path):
-    out = tmp_path / name
-    p = run_bounded([str(VENV_PY), "-m", "book.commands.port", str(FIXTURES / f"{name}.py"), str(out)], cwd=REPO,
-                    capture_output=True, text=True)
-    assert p.returncode == 0, p.stderr
-    return out
+NAMES = port_check.fixtures()
+WHOLE = ["cnn_classifier", "gan", "gpt_lm", "rnn_lm", "vae"]
 
 
-def cargo_env():
-    return dict(os.environ, CARGO_TARGET_DIR=str(REPO / "target"), CARGO_TERM_COLOR="never")
+@pytest.fixture(scope="module")
+def book():
+    return Book(REPO)
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_each_fixture_crate_builds_offline_and_locked(name, tmp_path):
-    out = generate(name, tmp_path)
-    lock = (out / "Cargo.lock").read_text(encoding="utf-8")
-    p = run_bounded(["cargo", "build", "--release", "--offline", "--locked"], cwd=out, env=cargo_env(),
-                    capture_output=True, text=True)
-    assert p.returncode == 0, p.stderr[-4000:]
-    assert (out / "Cargo.lock").read_text(encoding="utf-8") == lock
+@pytest.fixture(scope="module")
+def rules(book):
+    from book.commands import port as cmd
+    return cmd.rules(book)
 
 
-@pytest.mark.parametrize("name", WHOLE)
-def test_a_whole_model_gives_the_script_numbers(name, tmp_path):
-    out = generate(name, tmp_path)
-    p = run_bounded([str(VENV_PY), "check.py"], cwd=out, env=cargo_env(), capture_output=True, text=True)
-    print(p.stdout)
-    assert p.returncode == 0, p.stdout + p.stderr[-3000:]
-    assert re.search(r"\bOK\b", p.stdout), p.stdout
+def test_this_commits_fixture_builds_and_gives_the_script_numbers(book, rules, tmp_path):
+    name = NAMES[reproduce.position(book) % len(NAMES)]
+    r = port_check.check_one(book, rules, name, tmp_path)
+    print(port_check.line(r))
+    assert r["built"], r["log"]
+    assert r["whole"] == (name in WHOLE), name
+    assert r["ok"], r["log"]
+    if r["whole"]:
+        assert r["worst"] is not None and r["worst"] < 1e-4, r["log"]
+
+
+def test_a_crate_that_does_not_build_or_differs_fails_the_check(book, rules, tmp_path):
+    out = tmp_path / "cnn"
+    port_check.generate(book, rules, "cnn_classifier", out)
+    model = out / "src" / "model.rs"
+    good = model.read_text(encoding="utf-8")
+    assert "Relu::new().forward(" in good
+    # Still compiles, computes otherwise: the first relu dropped.
+    model.write_text(good.replace("Relu::new().forward(", "(", 1), encoding="utf-8")
+    r = port_check.verify(book, out, "cnn")
+    assert r["built"] and r["whole"] and not r["ok"], r["log"]
+    assert r["worst"] is not None and r["worst"] > 1e-4 and "MISMATCH" in r["log"]
+    assert "不一致" in port_check.line(r)
+    model.write_text(good.replace("pub struct", "pub strukt", 1), encoding="utf-8")
+    r = port_check.verify(book, out, "cnn")
+    assert not r["built"] and not r["ok"] and "error" in r["log"]
+    assert "没有构建成功" in port_check.line(r)
+
+
+def test_port_check_names_only_fixtures():
+    assert port_check.main(["no_such_script"]) == 2

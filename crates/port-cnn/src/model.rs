@@ -37,7 +37,7 @@ impl Net {
             conv2: Conv2dConfig::new([32, 64], [3, 3]).with_padding(PaddingConfig2d::Explicit(1, 1, 1, 1)).init(device),
             // http://127.0.0.1:8000/reference/#nn-batchnorm2d_train http://127.0.0.1:8000/10-pitfalls/batchnorm/
             bn2: BatchNormConfig::new(64).init(device),
-            // http://127.0.0.1:8000/reference/#nn-conv2d http://127.0.0.1:8000/reference/#nn-conv2d_stride2_explicit_padding http://127.0.0.1:8000/reference/#nn-conv2d_stride2_explicit_padding
+            // http://127.0.0.1:8000/reference/#nn-conv2d http://127.0.0.1:8000/reference/#nn-conv2d_stride2_explicit_padding
             conv3: Conv2dConfig::new([64, 128], [3, 3]).with_stride([2, 2]).with_padding(PaddingConfig2d::Explicit(1, 1, 1, 1)).init(device),
             // http://127.0.0.1:8000/reference/#nn-maxpool2d http://127.0.0.1:8000/reference/#nn-default_maxpool2d_stride
             pool: MaxPool2dConfig::new([2, 2]).init(),
