@@ -1,7 +1,7 @@
 """The Python parser that the scanner and the port generator read scripts with: @lezer/python
 (an error-tolerant incremental parser, pinned in package-lock.json) and the three packages it
 needs, from node_modules, wrapped as one plain script. The page loads it as assets/pyparse.js
-on the reader's first scan; `make scan` and `make port` give node the same bytes, so both read
+when the reader first focuses the scan box (or scans); `make scan` and `make port` give node the same bytes, so both read
 a script through one parser. It defines `BookPyParse` (window) or module.exports: {parser}."""
 import json
 

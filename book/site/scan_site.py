@@ -1,4 +1,4 @@
-"""The files of the built site that docs/scan.md's box fetches on the reader's first scan:
+"""The files of the built site that docs/scan.md's box fetches when the reader first focuses it (or scans):
 assets/scan-rules.json (book/pages/scan_rules.py builds it from the manifests and the pitfall
 pages) and assets/pyparse.js, the Python parser (book/site/pyparse.py); and on the first press
 of 「生成 burn crate」 (docs/assets/port-page.js), assets/port-rules.json, the port generator's

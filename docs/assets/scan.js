@@ -4,9 +4,9 @@
  *
  * It walks the script's syntax tree from @lezer/python, a parser that recovers from errors, so
  * a syntax error is reported with its line and the rest is still scanned. The parser is
- * assets/pyparse.js (book/site/pyparse.py): the page loads it on the first scan, node is given
+ * assets/pyparse.js (book/site/pyparse.py): the page loads it when the reader first focuses the box or scans, node is given
  * the same file (--parser, or useParser). Its knowledge is the rules file (book/pages/scan_rules.py
- * builds it from the manifests and the pitfall pages; the page fetches it on the first scan):
+ * builds it from the manifests and the pitfall pages; the page fetches it with the parser):
  * which rows declare each spelling, how each row's own PyTorch text calls it, the pitfall pages'
  * `scan:` entries and the alias table. How a call selects rows is written out in docs/scan.md. */
 (function () {
@@ -778,18 +778,27 @@
     const button = box.querySelector('button'), out = box.querySelector('.scan-report');
     box.querySelectorAll('.scan-nojs').forEach(e => { e.hidden = true; });
     form.hidden = false;
-    let rules = null, runs = 0;
+    let rules = null, runs = 0, loading = null;
+    // The rules and the parser load when the reader first touches the box (focus, paste) or
+    // scans: the page's first view stays light, and a pasted script finds them loaded.
+    const warm = () => {
+      if (!loading) {
+        loading = Promise.all([fetch(box.dataset.rules), parser || window.BookPyParse || load(box.dataset.parser)])
+          .then(async ([res]) => {
+            if (!res.ok) throw new Error(`规则文件 ${res.status}`);
+            rules = await res.json();
+          });
+        loading.catch(() => { loading = null; });  // a failed load is tried again on the next scan
+      }
+      return loading;
+    };
+    input.addEventListener('focus', warm, { once: true });
+    input.addEventListener('input', warm, { once: true });
     button.addEventListener('click', async () => {
       button.disabled = true;
       out.textContent = '扫描中…';
       try {
-        // The rules and the parser come with the first scan only: the page's first view stays light.
-        if (!rules || !parser) {
-          const [res] = await Promise.all([rules || fetch(box.dataset.rules),
-            parser || window.BookPyParse || load(box.dataset.parser)]);
-          if (!rules && !res.ok) throw new Error(`规则文件 ${res.status}`);
-          rules = rules || await res.json();
-        }
+        if (!rules || !parser) await warm();
         const t0 = performance.now();
         const rep = scan(input.value, rules);
         out.innerHTML = render(rep, rules, box.dataset.base || '');

@@ -62,6 +62,11 @@ def check_engine(browser, root: Path, cli_report: dict, other_rules: bool = Fals
             settle.wait()
             first = bu.weigh(finished)
             assert page.evaluate(SEEN) == {"note": False, "box": True}
+            # Focusing the box loads the rules and the parser, before any scan.
+            with page.expect_response(lambda r: urlsplit(r.url).path == RULES, timeout=bu.SAFETY_MS):
+                page.focus("#scan-input")
+            bu.wait_until(page, "() => !!window.BookPyParse", what="解析器")
+            assert page.evaluate("() => Number(document.querySelector('#book-scan .scan-report').dataset.runs || 0)") == 0
             got = scan(page, text)
             fetched = [urlsplit(r.url).path for r in finished]
             if other_rules:
@@ -86,7 +91,7 @@ def check_engine(browser, root: Path, cli_report: dict, other_rules: bool = Fals
     assert guard.outside == []
     assert got["report"] == cli_report
     assert got["rows"] == len(cli_report["calls"])
-    # The rules and the parser come with the first scan, not with the page.
+    # The rules and the parser come when the box is first focused, not with the page.
     for later in (RULES, PARSER):
         assert not any(urlsplit(u).path == later for u in first["by_url"]) and later in fetched, later
     assert first["gzip"] < FIRST_VIEW_GZIP_BUDGET, first["gzip"]
