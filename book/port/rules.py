@@ -161,6 +161,12 @@ def imported(module: str) -> set:
     return out
 
 
+def _row(what: str, anchor: str, rows: dict) -> dict:
+    if anchor not in rows:
+        raise TemplateError(f"book/port/templates.yaml：{what} 指向的行 {anchor} 不在对照表里")
+    return rows[anchor]
+
+
 def _check_piece(spelling: str, what: str, piece: str, uses: list, row_anchor: str, rows: dict,
                  values: dict, skip_type: str | None = None):
     row = rows.get(row_anchor)
@@ -315,7 +321,13 @@ def build(book: Book, site_url: str) -> dict:
         for spelling, t in data[section].items():
             if "same_as" in t:
                 continue
+            if "todo" in t:  # no template: the generator names the row
+                _row(spelling, t["row"], rows)
+                kept[spelling] = t
+                continue
             check(dict(t, spelling=spelling), spelling, rows)
+            if "step" in t:
+                _check_piece(spelling, "step", t["step"], [], t["row"], rows, {"sched": "sched"})
             kept[spelling] = t
         for spelling, t in data[section].items():
             if "same_as" in t:
@@ -339,6 +351,13 @@ def build(book: Book, site_url: str) -> dict:
     _check_piece("优化器的一步", "backward", st["code"], [], st["row"], rows, dict(st["example"]))
     _check_piece("优化器的一步", "step", st["update"], [], st["row"], rows, dict(st["example"]))
     out["step"] = st
+    for what, t in data["loop"].items():
+        for r in t["rows"]:
+            _row(f"训练循环的 {what}", r, rows)
+    out["loop"] = data["loop"]
+    sv = data["save"]
+    _check_piece("torch.save", "save", sv["code"], sv["use"], sv["row"], rows, dict(sv["example"]))
+    out["save"] = sv
     out["verdicts"] = {a: r["verdict"] for a, r in rows.items()}
     out["crate"] = crate.files(book)
     out["tol"] = TOL

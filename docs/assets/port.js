@@ -885,8 +885,19 @@
       if (!t) continue;
       const entry = { var: targets[0].text, spelling, kind: t.kind, line: st.line, text: stmtText(st) };
       try {
+        if (t.todo) { note(t.row); entry.link = t.row; todo(t.todo); }
+        const extra = { device: '&device' };
+        if (t.kind === 'sched') {
+          // Its first argument: an optimizer built above, whose lr burn's scheduler starts from.
+          const a0 = sig(kid(values[0], 'ArgList'))[0];
+          const o = a0 && a0.name === 'VariableName' && training.find((e) => e.var === a0.text && e.kind === 'optim');
+          if (!o || o.todo) todo(spelling + ' 的第一个参数不是上面建好的优化器');
+          extra.lr = o.var + '_lr';
+          entry.optim = o.var;
+          entry.step = fill(t.step, { sched: entry.var });
+        }
         const got = instantiate(t, values[0], spelling, null, {});
-        entry.code = fill(got.code + t.build, Object.assign(got.values, { device: '&device' }));
+        entry.code = fill(got.code + t.build, Object.assign(got.values, extra));
         entry.rows = got.used;
         if (t.kind === 'optim') {
           const { out } = bind(kid(values[0], 'ArgList'), t.sig, null);
@@ -907,7 +918,70 @@
       }
       training.push(entry);
     }
-    return { modelRs, structs, classes, todos, rowsUsed: [...rowsUsed].sort(), pitfalls: [...pitfalls].sort(), models, training, trainUses: [...uses].filter((u) => !modelUses.has(u)).sort(), consts, constName };
+    const loop = loopLines(top, models, training);
+    return { modelRs, structs, classes, todos, rowsUsed: [...rowsUsed].sort(), pitfalls: [...pitfalls].sort(), models, training, loop, trainUses: [...uses].filter((u) => !modelUses.has(u)).sort(), consts, constName };
+
+    // The training loop's statements outside the classes (zero_grad, backward, step, clipping,
+    // scheduler steps, saving), each with what it becomes in burn and its rows: train() lists
+    // them, as the loop itself is not generated. Saving a model's state_dict also writes save_<model>.
+    function loopLines(root, models, training) {
+      const L = rules.loop, found = [], seen = new Set();
+      const byVar = (v, kind) => training.find((e) => e.var === v && e.kind === kind);
+      const model = (v) => models.find((m) => m.var === v);
+      const add = (n, what, vals) => {
+        const key = n.line + ':' + what;
+        if (seen.has(key)) return;
+        seen.add(key);
+        const t = L[what];
+        t.rows.forEach(note);
+        if (t.pitfall) pitfalls.add(t.pitfall);
+        found.push({ line: n.line, text: stmtText(n), what, say: fill(t.say, vals), vals, rows: t.rows, pitfall: t.pitfall || null, model: vals.modelCls || null, path: vals.path || null });
+      };
+      const firstOptim = () => training.find((e) => e.kind === 'optim' && !e.todo);
+      const visit = (n) => {
+        if (n.name === 'ClassDefinition') return;
+        if (n.name === 'CallExpression') {
+          const callee = n.kids[0], d = dotted(callee) || '', full = name(callee) || '';
+          const args = sig(kid(n, 'ArgList'));
+          const recv = d.includes('.') ? d.slice(0, d.lastIndexOf('.')) : null;
+          const meth = callee.name === 'MemberExpression' ? callee.kids[callee.kids.length - 1].text : d.split('.').pop();
+          const o = firstOptim(), m0 = o && models.find((m) => m.cls === o.model);
+          const vals = { optim: o ? o.var : 'optimizer', model: m0 ? snake(m0.cls) : 'model' };
+          if (/(^|\.)clip_grad_norm_?$/.test(full)) add(n, 'clip_grad_norm_', vals);
+          else if (full === 'torch.save' && args[0] && args[0].name === 'CallExpression' && /\.state_dict$/.test(dotted(args[0].kids[0]) || '') && model(dotted(args[0].kids[0]).split('.')[0])) {
+            const m = model(dotted(args[0].kids[0]).split('.')[0]);
+            add(n, 'save', { model: snake(m.cls), modelCls: m.cls, path: args[1] && args[1].name === 'String' ? args[1].text : '"' + m.var + '.bpk"' });
+            rules.save.use.forEach((u) => uses.add(u));
+          } else if (full === 'torch.save' && args[0] && args[0].name === 'DictionaryExpression' && /\.state_dict\(\)/.test(args[0].text)) add(n, 'checkpoint', vals);
+          else if (meth === 'load_state_dict' && recv && model(recv)) add(n, 'load_state_dict', Object.assign({}, vals, { model: snake(model(recv).cls) }));
+          else if (meth === 'zero_grad' && recv && (byVar(recv, 'optim') || model(recv))) add(n, 'zero_grad', vals);
+          else if (meth === 'backward') {
+            const r = callee.kids[0];
+            const scaled = r && r.name === 'ParenthesizedExpression' && /\//.test(r.text);
+            if (scaled) add(n, 'accumulate', vals); else if (o) add(n, 'backward', vals);
+          } else if (meth === 'step' && recv && byVar(recv, 'optim') && !byVar(recv, 'optim').todo && o) {
+            const oo = byVar(recv, 'optim'), mm = models.find((m) => m.cls === oo.model);
+            add(n, 'optim_step', { optim: oo.var, model: mm ? snake(mm.cls) : 'model' });
+          } else if (meth === 'step' && recv && byVar(recv, 'sched') && !byVar(recv, 'sched').todo) add(n, 'sched_step', { step: byVar(recv, 'sched').step });
+        }
+        n.kids.forEach(visit);
+      };
+      visit(root);
+      found.sort((a, b) => a.line - b.line);
+      // A backward() goes with the optimizer whose step() comes next (a GAN has two); when
+      // several come before that step, their losses are summed.
+      found.forEach((f, i) => {
+        const j = found.findIndex((g, k) => k > i && g.what === 'optim_step');
+        if (f.what !== 'backward' || j < 0) return;
+        const prev = found.slice(0, j).map((g, k) => [g, k]).filter(([g]) => g.what === 'optim_step').map(([, k]) => k).pop();
+        const many = found.slice(prev === undefined ? 0 : prev + 1, j).filter((g) => g.what === 'backward' || g.what === 'backward_sum').length > 1;
+        const t = many ? L.backward_sum : L.backward;
+        if (many) { f.what = 'backward_sum'; f.rows = t.rows; t.rows.forEach(note); }
+        f.say = fill(t.say, found[j].vals);
+      });
+      found.forEach((f) => { delete f.vals; });
+      return found;
+    }
   }
   function esc(s) { return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\{/g, '{{').replace(/\}/g, '}}'); }
 
@@ -1056,7 +1130,7 @@
     const L = ['', '/// The training objects of the script, each from its row; the loop over the data is not generated.', '#[allow(non_snake_case)]', 'fn train() {'];
     const built = res.training.filter((e) => !e.todo);
     const optims = built.filter((e) => e.kind === 'optim');
-    if (!built.length) L.push('    todo!("the script builds no loss function or optimizer the generator knows: see README.md");', '}');
+    if (!built.length) { L.push('    let device = Device::flex().autodiff();'); todoLines(L); loopComments(L); L.push('    todo!("the script builds no loss function or optimizer the generator knows: see README.md");', '}'); }
     else {
       L.push('    let device = Device::flex().autodiff();');
       for (const m of res.models.filter((m) => optims.some((o) => o.model === m.cls))) {
@@ -1064,12 +1138,27 @@
         L.push(`    // line ${m.line}: ${m.var} = ${m.cls}(${m.args.map((a) => a.py).join(', ')})`,
           `    let ${m.var} = ${m.cls}::new(${ctorArgs(m, cls).map((v) => (Number.isInteger(v) ? String(v) : rust(v, 'f'))).concat(['&device']).join(', ')});`);
       }
-      for (const e of built) {
-        L.push(`    // line ${e.line}: ${e.text.length > 90 ? e.text.slice(0, 89) + '…' : e.text}`, '    // ' + e.rows.map(link).join(' '));
-        L.push(`    let ${e.kind === 'optim' ? 'mut ' : ''}${e.var} = ${e.code};`);
+      for (const e of res.training) {
+        const text = e.text.length > 90 ? e.text.slice(0, 89) + '…' : e.text;
+        // A scheduler burn has no template for: its row, named instead of guessed.
+        if (e.todo) { if (e.link) L.push(`    // todo(line ${e.line}): ${text} (${e.todo}) ${link(e.link)}`); continue; }
+        L.push(`    // line ${e.line}: ${text}`, '    // ' + e.rows.map(link).join(' '));
+        L.push(`    let ${e.kind === 'optim' || e.kind === 'sched' ? 'mut ' : ''}${e.var} = ${e.code};`);
         if (e.kind === 'optim') L.push(e.lr ? `    let ${e.var}_lr = ${e.lr};${e.lrFrom ? ` // ${e.lrText}: the default of its add_argument` : ''}` : `    let ${e.var}_lr: f64 = todo!("line ${e.line}: lr=${esc(e.lrText || '')} is known only when the script runs");`);
       }
+      loopComments(L);
       L.push('    todo!("the loop over the data: each batch, its loss, then for each optimizer `model = step_<model>(model, &mut optimizer, loss, lr)`");', '}');
+    }
+    function todoLines(L) {
+      for (const e of res.training.filter((x) => x.todo && x.link)) L.push(`    // todo(line ${e.line}): ${e.text.length > 90 ? e.text.slice(0, 89) + '…' : e.text} (${e.todo}) ${link(e.link)}`);
+    }
+    function loopComments(L) {
+      if (!res.loop.length) return;
+      L.push("    // The script's training loop, statement by statement, in burn (each from its row):");
+      for (const f of res.loop) {
+        const text = f.text.length > 70 ? f.text.slice(0, 69) + '…' : f.text;
+        L.push(`    // line ${f.line}: ${text}`, `    //     ${f.say}`, '    //     ' + f.rows.map(link).concat(f.pitfall ? [rules.site + f.pitfall + '/'] : []).join(' '));
+      }
     }
     const done = new Set();
     for (const o of optims) {
@@ -1081,6 +1170,15 @@
         `fn step_${snake(o.model)}(model: ${o.model}, optimizer: &mut ModuleOptimizer, loss: Tensor<1>, lr: f64) -> ${o.model} {`,
         '    let grads = ' + fill(st.code, { loss: 'loss', model: 'model' }) + ';',
         '    ' + fill(st.update, { optim: 'optimizer', lr: 'lr', model: 'model' }), '}');
+    }
+    const saved = new Set();
+    for (const f of res.loop.filter((x) => x.what === 'save' && x.model)) {
+      if (saved.has(f.model)) continue;
+      saved.add(f.model);
+      const sv = rules.save;
+      L.push('', `/// torch.save(${f.text.match(/\(([^,]*),/) ? f.text.match(/\(([^,]*),/)[1] : 'model.state_dict()'}, …) (line ${f.line}), in burn's own format (burnpack). ${link(sv.row)}`,
+        `fn save_${snake(f.model)}(model: &${f.model}, path: &str) {`);
+      L.push(...fill(sv.code, { path: 'path', model: 'model' }).replace(/\n+$/, '').split('\n').map((l) => '    ' + l), '}');
     }
     return L;
   }

@@ -29,7 +29,7 @@ const job = JSON.parse(require('fs').readFileSync(0, 'utf8'));
 process.stdout.write(JSON.stringify(job.texts.map((t) => { const r = p.port(t, job.rules, {});
   return { structs: r.structs.map((s) => ({ name: s.name, fields: s.fields.map((f) => f.name),
     keys: s.fields.map((f) => [f.name, f.key || null, f.user || (f.seq && f.seq.name) || null, !!f.list]) })),
-    todo: r.todos.map((t) => ({ where: t.where, line: t.line })), rows: r.rowsUsed,
+    todo: r.todos.map((t) => ({ where: t.where, line: t.line })), rows: r.rowsUsed, loop: r.loop.map((f) => [f.line, f.what]),
     panics: (r.modelRs.replace(/is_autodiff\(\) \{ todo!\(/g, '').match(/todo!\(/g) || []).length }; })));"""
 
 
@@ -64,6 +64,8 @@ def test_each_fixture_gives_its_expected_structs_and_todos(results, name):
     got = results[name]
     assert [{"name": s["name"], "fields": s["fields"]} for s in got["structs"]] == want["structs"]
     assert got["todo"] == want["todo"]
+    # The training loop's statements train() says how to write, each (line, what).
+    assert got["loop"] == want["loop"]
 
 
 def test_the_models_written_whole_have_no_todo(results):

@@ -10,10 +10,12 @@ use burn::prelude::*;
 use burn::store::{ModuleSnapshot, PytorchStore};
 use model::*;
 use serde_json::{json, Value};
+use burn::lr_scheduler::step::StepLrSchedulerConfig;
 use burn::nn::loss::CrossEntropyLossConfig;
 use burn::optim::decay::WeightDecayConfig;
 use burn::optim::momentum::MomentumConfig;
 use burn::optim::{GradientsParams, ModuleOptimizer, SgdConfig};
+use burn::store::BurnpackStore;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -61,6 +63,25 @@ fn train() {
     // http://127.0.0.1:8000/reference/#training-sgd http://127.0.0.1:8000/reference/#modules-train_step http://127.0.0.1:8000/reference/#training-sgd_weight_decay
     let mut optimizer = SgdConfig::new().with_momentum(Some(MomentumConfig::new().with_momentum(0.9).with_dampening(0.0))).with_weight_decay(Some(WeightDecayConfig::new(0.0005))).init();
     let optimizer_lr = 0.05; // args.lr: the default of its add_argument
+    // line 66: scheduler = optim.lr_scheduler.StepLR(optimizer, step_size=10, gamma=0.1)
+    // http://127.0.0.1:8000/reference/#training-step_lr
+    let mut scheduler = StepLrSchedulerConfig::new(optimizer_lr, 10).init().unwrap();
+    // The script's training loop, statement by statement, in burn (each from its row):
+    // line 73: optimizer.zero_grad()
+    //     nothing to write: backward() returns fresh gradients each time
+    //     http://127.0.0.1:8000/reference/#modules-train_step
+    // line 76: loss.backward()
+    //     step_net(model, &mut optimizer, loss, lr) below: backward() and the optimizer's step in one
+    //     http://127.0.0.1:8000/reference/#modules-train_step
+    // line 77: optimizer.step()
+    //     step_net(model, &mut optimizer, loss, lr) below
+    //     http://127.0.0.1:8000/reference/#modules-train_step
+    // line 79: scheduler.step()
+    //     let lr = scheduler.step().base(); once before the steps it covers (its first call gives the initial lr)
+    //     http://127.0.0.1:8000/reference/#training-step_lr
+    // line 92: torch.save(model.state_dict(), "cnn.pt")
+    //     save_net(&model, "cnn.pt") below (burnpack, burn's own format; export_keys writes a file PyTorch reads)
+    //     http://127.0.0.1:8000/reference/#store-save_load_state_dict
     todo!("the loop over the data: each batch, its loss, then for each optimizer `model = step_<model>(model, &mut optimizer, loss, lr)`");
 }
 
@@ -69,4 +90,10 @@ fn train() {
 fn step_net(model: Net, optimizer: &mut ModuleOptimizer, loss: Tensor<1>, lr: f64) -> Net {
     let grads = GradientsParams::from_grads(loss.backward(), &model);
     optimizer.step(lr, model, grads)
+}
+
+/// torch.save(model.state_dict(), …) (line 92), in burn's own format (burnpack). http://127.0.0.1:8000/reference/#store-save_load_state_dict
+fn save_net(model: &Net, path: &str) {
+    let mut store = BurnpackStore::from_file(path).overwrite(true);
+    model.save_into(&mut store).expect("save burnpack");
 }
