@@ -152,6 +152,23 @@ def test_a_use_line_not_in_its_row_stops_the_build(tmp_path, monkeypatch):
         port_rules.build(Book(REPO), "http://x/")
 
 
+def test_training_pieces_are_checked_against_their_rows(tmp_path, monkeypatch):
+    # A scheduler whose burn call its row never ran, a loop comment pointing nowhere, a save
+    # that is not the row's: each stops the build, naming it.
+    _broken(tmp_path, monkeypatch, lambda d: d["training"]["torch.optim.lr_scheduler.StepLR"].update(
+        build=".init().expect(\"lr\")"))
+    with pytest.raises(port_rules.TemplateError, match="StepLR.*training-step_lr"):
+        port_rules.build(Book(REPO), "http://x/")
+    monkeypatch.undo()
+    _broken(tmp_path, monkeypatch, lambda d: d["loop"]["clip_grad_norm_"].update(rows=["functional-no_such_row"]))
+    with pytest.raises(port_rules.TemplateError, match="clip_grad_norm_.*functional-no_such_row"):
+        port_rules.build(Book(REPO), "http://x/")
+    monkeypatch.undo()
+    _broken(tmp_path, monkeypatch, lambda d: d["save"].update(code="{model}.save_file({path});"))
+    with pytest.raises(port_rules.TemplateError, match="torch.save.*store-save_load_state_dict"):
+        port_rules.build(Book(REPO), "http://x/")
+
+
 def test_make_port_writes_a_crate_and_refuses_what_it_must(tmp_path):
     out = tmp_path / "cnn"
     p = run_bounded(["make", "-s", "port", f"SCRIPT={FIXTURES / 'cnn_classifier.py'}", f"OUT={out}"], cwd=REPO,
