@@ -102,6 +102,10 @@ def table(path: str, rep: dict) -> str:
         lines.append(f"{c['line']:>4}  {pad(VERDICT[c['verdict']], 12)}  "
                      f"{pad(cut(c['text'], TEXT_WIDTH), TEXT_WIDTH)}  {shown or '—'}{mark}")
         lines += [f"{'':>20}坑：{p}/" for p in c["pitfalls"]]
+    if rep.get("statements"):
+        lines += ["", "不是调用、但有坑的语句："]
+        lines += [f"  第 {st['line']} 行  {cut(st['text'], 60)}  坑：{'、'.join(p + '/' for p in st['pitfalls'])}"
+                  for st in rep["statements"]]
     unknown = [c for c in rep["calls"] if not c["rows"]]
     if unknown:
         lines += ["", f"对照表里没有的调用（{len(unknown)} 个）："]

@@ -112,6 +112,15 @@
 
   // ------------------------------------------------------------------ types
   const TENSOR = { k: 'tensor' }, PARAMS = { k: 'params' }, PY = { k: 'py' };
+  // named_parameters() and the like: (name, tensor) pairs; the name is a str, not a tensor.
+  const NAMED = { k: 'named' };
+  const WEIGHT_TYING = '10-pitfalls/weight-tying';
+  // str methods torch.Tensor does not have (checked against torch 2.15's Tensor): on a receiver
+  // the scan took for a tensor they say it is a str, and are never reported as Tensor methods.
+  const STR_ONLY = new Set(('endswith startswith lower upper strip lstrip rstrip join format encode decode isdigit ' +
+    'isalpha isalnum isspace splitlines partition rpartition capitalize title zfill ljust rjust center casefold ' +
+    'replace find rfind rindex removeprefix removesuffix format_map expandtabs swapcase translate islower ' +
+    'isupper istitle isnumeric isdecimal isidentifier isprintable isascii').split(' '));
   const BUILTINS = new Set(['len', 'range', 'int', 'float', 'str', 'list', 'dict', 'set', 'tuple',
     'sorted', 'min', 'max', 'sum', 'abs', 'round', 'print', 'open', 'enumerate', 'zip',
     'isinstance', 'super', 'next', 'iter', 'type', 'getattr', 'setattr', 'hasattr', 'map', 'filter',
@@ -148,12 +157,12 @@
     const errors = syntaxErrors(tree, src, lineOf);
     const known = new Set(Object.keys(rules.spell));
     for (const e of rules.scan) known.add(e.call);
-    const vars = new Map(), classes = new Map(), stars = [], scopes = [], found = [];
+    const vars = new Map(), classes = new Map(), stars = [], scopes = [], found = [], statements = [];
     const str = n => src.slice(n.from, n.to);
     const kids = n => { const out = []; for (let c = n.firstChild; c; c = c.nextSibling) out.push(c); return out; };
 
     block(tree.topNode);
-    return report(found, errors, rules, starts.length);
+    return report(found, errors, rules, starts.length, statements);
 
     // ---------------------------------------------------------------- names
     function normalize(path) {
@@ -216,10 +225,22 @@
         else if (k.name === 'TypeDef') block(k);
         else lists[lists.length - 1].push(k);
       }
+      tying(lists);
       const values = lists.map(seq);
       if (values.length < 2) return;
       const value = values[values.length - 1];
       for (const t of values.slice(0, -1)) bind(t.target, value, value.elems);
+    }
+    // a.weight = b.weight (or .bias), two modules' parameters: weight tying, a statement the
+    // pitfall page is about though it calls nothing.
+    function tying(lists) {
+      if (lists.length !== 2 || lists[0].length !== 1 || lists[1].length !== 1) return;
+      const [l, r] = [lists[0][0], lists[1][0]];
+      const param = t => /^[A-Za-z_][\w.]*\.(weight|bias)$/.exec(t);
+      if (l.name !== 'MemberExpression' || r.name !== 'MemberExpression') return;
+      const a = param(str(l)), b = param(str(r));
+      if (!a || !b || str(l) === str(r)) return;
+      statements.push({ line: lineOf(l.from), text: str(l) + ' = ' + str(r), kind: 'weight_tying', pitfalls: [WEIGHT_TYING] });
     }
     function importNames(n) {
       const ks = kids(n), from = ks[0].name === 'from';
@@ -330,6 +351,11 @@
       return ty === PY ? PY : null;
     }
     function bindIter(target, ty) {
+      if (ty === NAMED && target && target.tuple) {
+        bind(target.tuple[0], { ty: PY });
+        target.tuple.slice(1).forEach(t => bind(t, { ty: TENSOR }));
+        return;
+      }
       if (ty && ty.k === 'enum' && target && target.tuple) {
         bind(target.tuple[0], { ty: PY });
         target.tuple.slice(1).forEach(t => bindIter(t, ty.of));
@@ -549,6 +575,7 @@
     function method(recv, name, rec) {
       const ty = recv.ty;
       if (!ty) return byName(name, rec);
+      if (ty === TENSOR && STR_ONLY.has(name)) return PY;
       if (ty === TENSOR) { rec({ call: 'Tensor.' + name, cands: ['Tensor.' + name], byName: false }); return PY_RESULT.has(name) ? PY : TENSOR; }
       if (ty.k === 'obj') {
         const g = GENERIC[ty.g] && known.has(GENERIC[ty.g] + name) ? GENERIC[ty.g] + name : null;
@@ -567,7 +594,8 @@
     }
     function moduleResult(ty, name) {
       if (SELF_RESULT.has(name) && ty.g !== 'optim') return ty;
-      if (name === 'parameters' || name === 'named_parameters') return PARAMS;
+      if (name === 'parameters') return PARAMS;
+      if (name === 'named_parameters' || name === 'named_buffers') return NAMED;
       return null;
     }
     function byName(name, rec) {
@@ -677,7 +705,7 @@
     return true;
   }
 
-  function report(found, errors, rules, lines) {
+  function report(found, errors, rules, lines, statements) {
     found.sort((p, q) => p.line - q.line || p.pos - q.pos);
     const calls = found.map(c => Object.assign({ line: c.line, text: c.text, call: c.call, by_name: c.byName }, matchCall(rules, c)));
     const count = { calls: calls.length, same: 0, differs: 0, none: 0, unknown: 0, by_name: 0 };
@@ -687,13 +715,14 @@
       if (c.by_name) count.by_name++;
       for (const p of c.pitfalls) pits.set(p, (pits.get(p) || 0) + 1);
     }
+    for (const st of statements) for (const p of st.pitfalls) pits.set(p, (pits.get(p) || 0) + 1);
     const pitfalls = [...pits].sort((p, q) => q[1] - p[1] || (p[0] < q[0] ? -1 : 1))
       .map(([page, n]) => ({ page, title: rules.pitfalls[page] || page, calls: n }));
     errors.sort((p, q) => p.line - q.line);
     const seen = new Set();
     const errs = errors.filter(e => { const k = e.line + e.message; if (seen.has(k)) return false; seen.add(k); return true; });
     return { summary: Object.assign(count, { lines, errors: errs.length, pitfalls }),
-      calls, errors: errs };
+      calls, statements, errors: errs };
   }
 
   const api = { scan, useParser, version: 2 };
@@ -766,6 +795,10 @@
     if (unknown.length) {
       h += `<p class="scan-unknown-lead">对照表里没有的调用（${unknown.length} 个）：</p><ul class="scan-unknown">` +
         unknown.map(c => `<li>第 ${c.line} 行 <code>${esc(c.text)}</code>（${esc(c.call)}）</li>`).join('') + '</ul>';
+    }
+    if (rep.statements.length) {
+      h += '<p class="scan-statements-lead">不是调用、但有坑的语句：</p><ul class="scan-statements">' +
+        rep.statements.map(st => `<li>第 ${st.line} 行 <code>${esc(st.text)}</code>：${st.pitfalls.map(pitLink).join('、')}</li>`).join('') + '</ul>';
     }
     return h;
   }

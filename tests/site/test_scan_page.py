@@ -23,6 +23,7 @@ PAGE = "/scan/"
 RULES = "/assets/scan-rules.json"
 PARSER = "/assets/pyparse.js"
 FIXTURE = REPO / "tests" / "scan" / "fixtures" / "finetune.py"
+TYING = "from torch import nn\nhead, tok = nn.Linear(4, 9, bias=False), nn.Embedding(9, 4)\n\nhead.weight = tok.weight\n"
 FIRST_VIEW_GZIP_BUDGET = 400_000  # tests/site/test_browser.py's, for every page
 SEEN = """() => ({note: document.querySelector('#book-scan .scan-nojs').getClientRects().length > 0,
                 box: document.querySelector('#book-scan textarea').getClientRects().length > 0})"""
@@ -69,6 +70,10 @@ def check_engine(browser, root: Path, cli_report: dict, other_rules: bool = Fals
             assert page.evaluate("() => Number(document.querySelector('#book-scan .scan-report').dataset.runs || 0)") == 0
             got = scan(page, text)
             fetched = [urlsplit(r.url).path for r in finished]
+            # A statement that calls nothing but has a pitfall is listed with its page's link.
+            scan(page, TYING)
+            tied = page.evaluate("() => [...document.querySelectorAll('#book-scan .scan-statements li')]"
+                                 ".map(li => [li.textContent, li.querySelector('a').getAttribute('href')])")
             if other_rules:
                 # The comparison can fail: the pitfall pages' scan: entries gone from the rules.
                 rules = json.loads((root / RULES.lstrip("/")).read_text(encoding="utf-8"))
@@ -91,6 +96,7 @@ def check_engine(browser, root: Path, cli_report: dict, other_rules: bool = Fals
     assert guard.outside == []
     assert got["report"] == cli_report
     assert got["rows"] == len(cli_report["calls"])
+    assert len(tied) == 1 and "第 4 行" in tied[0][0] and tied[0][1].endswith("10-pitfalls/weight-tying/"), tied
     # The rules and the parser come when the box is first focused, not with the page.
     for later in (RULES, PARSER):
         assert not any(urlsplit(u).path == later for u in first["by_url"]) and later in fetched, later
