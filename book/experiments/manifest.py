@@ -9,7 +9,7 @@ import yaml
 # libyaml's loader is about 10 times faster and reads the same safe subset.
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-from .. import hardware
+from .. import hardware, sources
 from ..errors import BookError
 from ..paths import Book
 from . import regions
@@ -199,6 +199,24 @@ def _rows(path, rows, compare, docs: Path) -> list:
     return out
 
 
+def _check_sources(path, rows, book: Book) -> None:
+    """Each row's src: names a symbol burn's source has, checked before anything runs (the
+    page's link would fail only at render time, after the rerun). A workspace without burn in
+    its Cargo.lock (the tests' scratch ones) has no source to look in."""
+    if not rows or not any(r["src"] for r in rows):
+        return
+    try:
+        sources.burn_version(book.cargo_lock)
+    except BookError:
+        return
+    for r in rows:
+        if r["src"]:
+            try:
+                sources.link(book, *r["src"])
+            except BookError as e:
+                _fail(path, f"行 {r['id']}：src {r['src']}：{e}")
+
+
 def _attach_code(path, rows, main_rs: Path) -> None:
     """Each row's burn code: its module in the crate (book/experiments/regions.py)."""
     try:
@@ -287,6 +305,7 @@ def load(path: Path, book: Book) -> Experiment:
                        tols={k: float(v) for k, v in tols.items()})
 
     rows = _rows(path, data.get("rows"), compare, book.root / "docs")
+    _check_sources(path, rows, book)
     if rows:
         # Each row is a field of its own, with its own tolerance; the contract is per row.
         compare = dict(compare, expect="rows", fields=[f"rows.{r['id']}" for r in rows],

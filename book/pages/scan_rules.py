@@ -137,3 +137,22 @@ def build(book: Book) -> dict:
             "methods": methods, "scan": scan,
             "pitfalls": {p: t for p, (t, _) in pages.items()},
             "prefixes": list(METHOD_PREFIXES)}
+
+
+def verdict_conflicts(rules: dict) -> list[str]:
+    """Two answers for one call: rows that list the same spelling with the same PyTorch text
+    (whitespace aside; a comment naming the inputs tells two cases apart) but give different
+    verdicts, a row and its own fix aside. Each as a line naming the spelling and the rows."""
+    rows, out, seen = rules["rows"], [], set()
+    groups: dict = {}
+    for spelling, entries in rules["spell"].items():
+        for idx, _info in entries:
+            groups.setdefault((spelling, re.sub(r"\s+", "", rows[idx]["t"])), []).append(idx)
+    for (spelling, _text), idxs in sorted(groups.items()):
+        fixes = {rows[i]["f"] for i in idxs if rows[i]["f"]}
+        keep = sorted({i for i in idxs if rows[i]["a"] not in fixes})
+        if len({rows[i]["v"] for i in keep}) > 1 and tuple(keep) not in seen:
+            seen.add(tuple(keep))
+            out.append(f"{spelling}（{rows[keep[0]]['t']}）：" +
+                       "、".join(f"{rows[i]['a']} 说 {rows[i]['v']}" for i in keep))
+    return out

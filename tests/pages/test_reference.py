@@ -155,6 +155,24 @@ def test_bad_rows_are_refused_with_the_reason(ws, tmp_path, rows, words):
         load(path, scratch_book(ws))
 
 
+def test_a_src_burn_lacks_stops_the_load_before_any_run(ws, monkeypatch):
+    # The scratch workspace has no burn in its Cargo.lock: look in the book's own burn 0.22.1.
+    from book.experiments import manifest as mf
+    from book.paths import Book
+    from book import sources
+    from scratch import REPO
+    version, link = sources.burn_version, sources.link
+    monkeypatch.setattr(mf.sources, "burn_version", lambda lock: version(Book(REPO).cargo_lock))
+    monkeypatch.setattr(mf.sources, "link", lambda book, path, sym: link(Book(REPO), path, sym))
+    good = f"rows:\n  - {A}, src: [burn-tensor/src/tensor/api/base.rs, unsqueeze]}}\n  - {B}}}\n  - {C}}}\n"
+    body = "python:\n  script: ok.py\nburn:\n  crate: rowcrate\ncompare:\n  tol: 1.0e-6\n  why: \"测试\"\n"
+    load(manifest(ws, "rows-src", body + good, where="adhoc"), scratch_book(ws))
+    bad = good.replace("unsqueeze", "no_such_symbol_here")
+    with pytest.raises(BookError, match=re.escape("rows-src.yaml：行 a：src ['burn-tensor/src/tensor/api/base.rs', "
+                                                  "'no_such_symbol_here']：burn 0.22.1 的 burn-tensor/src/tensor/api/base.rs 里找不到符号")):
+        load(manifest(ws, "rows-src", body + bad, where="adhoc"), scratch_book(ws))
+
+
 def test_rows_take_no_fields_of_their_own(ws, tmp_path):
     body = ("python:\n  script: ok.py\nburn:\n  crate: rowcrate\n"
             "compare:\n  tol: 1.0e-6\n  why: \"测试\"\n  fields: [x]\n" + ROWS)
