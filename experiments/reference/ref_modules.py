@@ -482,8 +482,10 @@ def module_apply_init():
     m = nn.Sequential(nn.Conv2d(64, 128, 4, bias=False), nn.BatchNorm2d(4096))
     m.apply(weights_init)
     conv, bn = draws_stats(m[0].weight), draws_stats(m[1].weight)
-    return {"conv_mean": conv["mean"], "conv_std": conv["std"], "bn_mean": bn["mean"],
-            "bn_std": bn["std"], "bn_bias_zero": bool((m[1].bias == 0).all())}
+    # The tail tells N(0, 0.02) from burn's default KaimingUniform (bounded by 1/32 here).
+    beyond = float((m[0].weight.detach().abs() > 0.04).double().mean())
+    return {"conv_mean": conv["mean"], "conv_std": conv["std"], "conv_beyond_2std": beyond,
+            "bn_mean": bn["mean"], "bn_std": bn["std"], "bn_bias_zero": bool((m[1].bias == 0).all())}
 
 
 # ---- 学习率调度 ----

@@ -1690,8 +1690,10 @@ fn main() {
         let (cm, cs, _) = stats(conv.weight.val());
         let (bm, bs, _) = stats(bn.gamma.val());
         let bias_zero = flat(bn.beta.val()).iter().all(|&v| v == 0.0);
-        row("module_apply_init", json!({"conv_mean": cm, "conv_std": cs, "bn_mean": bm, "bn_std": bs,
-            "bn_bias_zero": bias_zero}));
+        let w = flat(conv.weight.val());
+        let beyond = w.iter().filter(|v| v.abs() > 0.04).count() as f64 / w.len() as f64;
+        row("module_apply_init", json!({"conv_mean": cm, "conv_std": cs, "conv_beyond_2std": beyond,
+            "bn_mean": bm, "bn_std": bs, "bn_bias_zero": bias_zero}));
     }
 
     // ---- 学习率调度 ----

@@ -712,9 +712,9 @@ mod argsort {
 mod logical_ops {
     use burn::prelude::*;
 
-    // (and, or, not)
+    // (and, or, not)：& | ! 就是 bool_and、bool_or、bool_not（^ 是 bool_xor）
     pub fn run(a: Tensor<2, Bool>, b: Tensor<2, Bool>) -> (Tensor<2, Bool>, Tensor<2, Bool>, Tensor<2, Bool>) {
-        (a.clone().bool_and(b.clone()), a.clone().bool_or(b), a.bool_not())
+        (a.clone() & b.clone(), a.clone() | b, !a)
     }
 }
 
