@@ -488,6 +488,12 @@ def module_apply_init():
             "bn_mean": bn["mean"], "bn_std": bn["std"], "bn_bias_zero": bool((m[1].bias == 0).all())}
 
 
+@row
+def module_map_init():
+    # The same apply(weights_init); burn's side walks the model with Module::map.
+    return module_apply_init()
+
+
 # ---- 学习率调度 ----
 
 def lr_sequence(make_sched, n=12, lr=0.1, momentum=0.0):

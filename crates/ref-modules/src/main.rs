@@ -705,6 +705,56 @@ mod module_apply_init {
     }
 }
 
+mod module_map_init {
+    use burn::module::{ModuleMapper, Param};
+    use burn::nn::conv::{Conv2d, Conv2dConfig};
+    use burn::nn::{BatchNorm, BatchNormConfig, Initializer};
+    use burn::prelude::*;
+
+    #[derive(Module, Debug)]
+    pub struct Net {
+        pub conv: Conv2d,
+        pub bn: BatchNorm,
+    }
+
+    /// model.apply(weights_init)：Module::map 把每个参数交给它。进入每个字段时 enter_module
+    /// 收到字段名和它所在结构体的类型（"weight"、"Struct:Conv2d"），按这两样决定怎么初始化
+    #[derive(Default)]
+    pub struct WeightsInit {
+        path: Vec<(String, String)>,
+    }
+
+    impl ModuleMapper for WeightsInit {
+        fn enter_module(&mut self, name: &str, container_type: &str) {
+            self.path.push((name.to_string(), container_type.to_string()));
+        }
+
+        fn exit_module(&mut self, _name: &str, _container_type: &str) {
+            self.path.pop();
+        }
+
+        fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+            let init = match self.path.last().map(|(n, t)| (n.as_str(), t.as_str())) {
+                Some(("weight", "Struct:Conv2d")) => Initializer::Normal { mean: 0.0, std: 0.02 },
+                Some(("gamma", "Struct:BatchNorm")) => Initializer::Normal { mean: 1.0, std: 0.02 },
+                Some(("beta", "Struct:BatchNorm")) => Initializer::Zeros,
+                _ => return param,
+            };
+            let value = param.val();
+            let fresh: Param<Tensor<D>> = init.init(value.dims(), &value.device());
+            Param::initialized(param.id, fresh.val())
+        }
+    }
+
+    pub fn build(d: &Device) -> Net {
+        let net = Net {
+            conv: Conv2dConfig::new([64, 128], [4, 4]).with_bias(false).init(d),
+            bn: BatchNormConfig::new(4096).init(d),
+        };
+        net.map(&mut WeightsInit::default())
+    }
+}
+
 // ---- 学习率调度：每一步先调 step()，它返回这一步要用的学习率
 
 mod multistep_lr {
@@ -1693,6 +1743,15 @@ fn main() {
         let w = flat(conv.weight.val());
         let beyond = w.iter().filter(|v| v.abs() > 0.04).count() as f64 / w.len() as f64;
         row("module_apply_init", json!({"conv_mean": cm, "conv_std": cs, "conv_beyond_2std": beyond,
+            "bn_mean": bm, "bn_std": bs, "bn_bias_zero": bias_zero}));
+        d.seed(0);
+        let net = module_map_init::build(&d);
+        let (cm, cs, _) = stats(net.conv.weight.val());
+        let (bm, bs, _) = stats(net.bn.gamma.val());
+        let bias_zero = flat(net.bn.beta.val()).iter().all(|&v| v == 0.0);
+        let w = flat(net.conv.weight.val());
+        let beyond = w.iter().filter(|v| v.abs() > 0.04).count() as f64 / w.len() as f64;
+        row("module_map_init", json!({"conv_mean": cm, "conv_std": cs, "conv_beyond_2std": beyond,
             "bn_mean": bm, "bn_std": bs, "bn_bias_zero": bias_zero}));
     }
 
