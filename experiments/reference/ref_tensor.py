@@ -904,4 +904,42 @@ def item_int():
     return {"v": torch.arange(5).sum().item()}
 
 
+# ---- 复制与就地运算：burn 的张量没有就地修改，就地的写法都是重新绑定
+
+@row
+def clone():
+    return out(data(2, 3).clone())
+
+
+@row
+def new_zeros():
+    return out(data(2, 3).new_zeros(2, 5))
+
+
+@row
+def expand_as():
+    return out(data(3, 1).expand_as(data(3, 4)))
+
+
+@row
+def add_inplace():
+    x = data(2, 3)
+    x.add_(data(2, 3) * 2.0)
+    return out(x)
+
+
+@row
+def mul_inplace():
+    x = data(2, 3)
+    x.mul_(0.5)
+    return out(x)
+
+
+@row
+def copy_inplace():
+    x = data(2, 3)
+    x.copy_(-data(2, 3))
+    return out(x)
+
+
 print(json.dumps({"rows": {name: fn() for name, fn in ROWS.items()}}))
