@@ -489,6 +489,17 @@ def module_apply_init():
 
 
 @row
+def named_parameters():
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1, self.fc2 = nn.Linear(4, 3), nn.Linear(3, 2)
+
+    found = [(n, p.numel()) for n, p in Net().named_parameters()]
+    return {"names": [n for n, _ in found], "numel": [k for _, k in found]}
+
+
+@row
 def module_map_init():
     # The same apply(weights_init); burn's side walks the model with Module::map.
     return module_apply_init()

@@ -755,6 +755,46 @@ mod module_map_init {
     }
 }
 
+mod named_parameters {
+    use burn::module::{ModuleVisitor, Param};
+    use burn::nn::{Linear, LinearConfig};
+    use burn::prelude::*;
+
+    #[derive(Module, Debug)]
+    pub struct Net {
+        pub fc1: Linear,
+        pub fc2: Linear,
+    }
+
+    /// model.named_parameters()：ModuleVisitor 进出每个字段时记下名字，visit_float 时拼成路径
+    #[derive(Default)]
+    pub struct Named {
+        path: Vec<String>,
+        pub found: Vec<(String, usize)>,
+    }
+
+    impl ModuleVisitor for Named {
+        fn enter_module(&mut self, name: &str, _container_type: &str) {
+            self.path.push(name.to_string());
+        }
+
+        fn exit_module(&mut self, _name: &str, _container_type: &str) {
+            self.path.pop();
+        }
+
+        fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+            self.found.push((self.path.join("."), param.val().shape().num_elements()));
+        }
+    }
+
+    pub fn run(d: &Device) -> Vec<(String, usize)> {
+        let net = Net { fc1: LinearConfig::new(4, 3).init(d), fc2: LinearConfig::new(3, 2).init(d) };
+        let mut named = Named::default();
+        net.visit(&mut named);
+        named.found
+    }
+}
+
 // ---- 学习率调度：每一步先调 step()，它返回这一步要用的学习率
 
 mod multistep_lr {
@@ -1753,6 +1793,9 @@ fn main() {
         let beyond = w.iter().filter(|v| v.abs() > 0.04).count() as f64 / w.len() as f64;
         row("module_map_init", json!({"conv_mean": cm, "conv_std": cs, "conv_beyond_2std": beyond,
             "bn_mean": bm, "bn_std": bs, "bn_bias_zero": bias_zero}));
+        let found = named_parameters::run(&d);
+        row("named_parameters", json!({"names": found.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>(),
+            "numel": found.iter().map(|(_, k)| *k).collect::<Vec<_>>()}));
     }
 
     // ---- 学习率调度 ----
