@@ -907,6 +907,12 @@ def item_int():
 # ---- 复制与就地运算：burn 的张量没有就地修改，就地的写法都是重新绑定
 
 @row
+def device_default():
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return out(torch.tensor([1.0, 2.0, 3.0], device=device).cpu())
+
+
+@row
 def clone():
     return out(data(2, 3).clone())
 

@@ -1333,6 +1333,17 @@ mod item_int {
     }
 }
 
+mod device_default {
+    use burn::prelude::*;
+
+    // 编译时选后端：Device::default() 取开了的 feature 里排在最前的一个，运行时不看有没有 GPU；
+    // 这个 crate 只开了 flex，它就是 Device::flex()
+    pub fn run() -> Tensor<1> {
+        let device = Device::default();
+        Tensor::<1>::from_floats([1.0, 2.0, 3.0], &device)
+    }
+}
+
 mod clone {
     use burn::prelude::*;
 
@@ -1722,6 +1733,7 @@ fn main() {
     row("numpy_flat", json!({"v": host(numpy_flat::run(data([2, 3], &d)))}));
     row("item", scalar(item::run(data([3, 4], &d))));
     row("item_int", json!({"v": item_int::run(&d)}));
+    row("device_default", out(device_default::run()));
     row("clone", out(clone::run(data([2, 3], &d))));
     row("new_zeros", out(new_zeros::run(data([2, 3], &d))));
     row("expand_as", out(expand_as::run(data([3, 1], &d), data([3, 4], &d))));
