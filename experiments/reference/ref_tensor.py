@@ -90,6 +90,11 @@ def arange_int():
 
 
 @row
+def long_tensor():
+    return out(torch.LongTensor([3, 0, 2]))
+
+
+@row
 def arange_dtype():
     return {"dtype": dtype(torch.arange(5))}
 

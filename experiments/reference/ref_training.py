@@ -354,6 +354,12 @@ def init_ones():
 
 
 @row
+def calculate_gain():
+    return {"relu": nn.init.calculate_gain("relu"), "leaky_relu": nn.init.calculate_gain("leaky_relu", 0.2),
+            "tanh": nn.init.calculate_gain("tanh")}
+
+
+@row
 def init_constant():
     return {"v": nums(nn.init.constant_(torch.empty(2, 3), 0.25)), "shape": [2, 3]}
 

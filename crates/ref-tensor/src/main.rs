@@ -50,6 +50,15 @@ mod arange_int {
     }
 }
 
+mod long_tensor {
+    use burn::prelude::*;
+
+    // 整数张量是 Tensor<D, Int>
+    pub fn run(d: &Device) -> Tensor<1, Int> {
+        Tensor::<1, Int>::from_data([3, 0, 2], d)
+    }
+}
+
 mod arange_dtype {
     use burn::prelude::*;
     use burn::tensor::DType;
@@ -1522,6 +1531,7 @@ fn main() {
     row("ones", out_dtype(ones::run(&d)));
     row("full", out(full::run(&d)));
     row("arange_int", outi(arange_int::run(&d)));
+    row("long_tensor", outi(long_tensor::run(&d)));
     row("arange_dtype", json!({"dtype": dtype_name(arange_dtype::run(&d))}));
     let t = arange_i64::run(&d);
     row("arange_i64", json!({"v": iv(&t), "dtype": dtype_name(t.dtype())}));

@@ -847,6 +847,19 @@ mod cosine_lr_above_one {
 
 // ---- 初始化 ----
 
+mod calculate_gain {
+    use burn::nn::Initializer;
+
+    // 没有 calculate_gain：按 PyTorch 的表写出要用的那一项，算出的数就是 Initializer 的 gain
+    // （xavier_uniform_(w, gain=g) 是 XavierUniform { gain: g }）
+    pub fn run(negative_slope: f64) -> (f64, f64, f64, Initializer) {
+        let relu = 2f64.sqrt();
+        let leaky_relu = (2.0 / (1.0 + negative_slope.powi(2))).sqrt();
+        let tanh = 5.0 / 3.0;
+        (relu, leaky_relu, tanh, Initializer::XavierUniform { gain: tanh })
+    }
+}
+
 mod init_zeros {
     use burn::nn::Initializer;
     use burn::prelude::*;
@@ -1454,6 +1467,8 @@ fn main() {
 
     // 初始化
     let exact = |t: Tensor<2>| json!({"v": f32s(t), "shape": [2, 3]});
+    let (relu, leaky_relu, tanh, _xavier) = calculate_gain::run(0.2);
+    row("calculate_gain", json!({"relu": relu, "leaky_relu": leaky_relu, "tanh": tanh}));
     row("init_zeros", exact(init_zeros::run(&d)));
     row("init_ones", exact(init_ones::run(&d)));
     row("init_constant", exact(init_constant::run(&d)));
