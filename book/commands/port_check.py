@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from ..paths import ROOT, Book
+from ..running.sides import base_env
 from . import port as cmd
 from .scan import read_script
 
@@ -35,10 +36,6 @@ def generate(book: Book, rules: dict, name: str, out: Path) -> None:
     cmd.write(res["files"], out)
 
 
-def cargo_env(book: Book) -> dict:
-    return dict(os.environ, CARGO_TARGET_DIR=str(book.target), CARGO_TERM_COLOR="never")
-
-
 def check_one(book: Book, rules: dict, name: str, work: Path) -> dict:
     out = work / name
     generate(book, rules, name, out)
@@ -50,13 +47,13 @@ def verify(book: Book, out: Path, name: str) -> dict:
     untouched) and, for a whole model, check.py's OK for every model."""
     lock = (out / "Cargo.lock").read_bytes()
     p = subprocess.run(["cargo", "build", "--release", "--offline", "--locked", "--quiet"], cwd=out,
-                       env=cargo_env(book), capture_output=True, text=True)
+                       env=base_env(book), capture_output=True, text=True)
     r = {"name": name, "built": p.returncode == 0 and (out / "Cargo.lock").read_bytes() == lock,
          "whole": is_whole((out / "src" / "model.rs").read_text(encoding="utf-8")), "worst": None,
          "log": p.stderr[-4000:]}
     r["ok"] = r["built"]
     if r["built"] and r["whole"]:
-        c = subprocess.run([sys.executable, "check.py"], cwd=out, env=cargo_env(book), capture_output=True,
+        c = subprocess.run([sys.executable, "check.py"], cwd=out, env=base_env(book), capture_output=True,
                            text=True)
         # One verdict a model (gan has two): the worst of them, and all must be OK.
         found = re.findall(r"\bworst=(\S+) .*\b(OK|MISMATCH)$", c.stdout, re.M)

@@ -373,13 +373,11 @@
       note(t.stack.row);
       // Loaded in main.rs: PytorchStore for the other fields, this one gate by gate.
       note(t.pieces.partial.row); note(t.load.row);
-      const keys = [];
-      for (let k = 0; k < n; k++) for (const [, , key] of t.load.tensors) keys.push(key + k);
       return {
         name: field, type: fill(t.stack.type, { num_layers: out.num_layers ? rustValue(out.num_layers, env) : '1' }),
         init: fill(t.stack.init, { items }), t, rows: got.used.concat([t.stack.row]), line, spelling: callee,
         lstm: {
-          n, line, keys, batchDim: bf && bf.v ? 0 : 1,
+          n, line, batchDim: bf && bf.v ? 0 : 1,
           dropout: out.dropout && !(dl && dl.v === 0) ? out.dropout.text : null,
           // The hidden size as main.rs can write it (a constant or a number), or null.
           hidden: hv && typeof hv.v === 'number' ? hv.v : null,
@@ -1050,8 +1048,8 @@
           '    let mut store = PytorchStore::from_file(dir.join("weights.pt"))' + remapLines + ';',
           '    model.load_from(&mut store).expect("weights.pt");');
       } else {
-        // PytorchStore cannot split an LSTM's stacked gates: it loads the other fields only (the
-        // LSTMs' keys stay unused), then each LSTM layer is read gate by gate.
+        // PytorchStore cannot split an LSTM's stacked gates: it loads the other fields (only the
+        // LSTMs' keys may be missing), then each LSTM layer is read gate by gate.
         const P = lstmT.pieces;
         const prefixes = lstms.map((f) => '"' + f.name + '."');
         lines.push('    // ' + link(rules, P.partial.row) + ' ' + link(rules, 'store-load_linear') + (remaps.length ? ' ' + rules.site + '08-save-load/' : ''),
@@ -1141,7 +1139,7 @@
       for (const e of res.training) {
         const text = e.text.length > 90 ? e.text.slice(0, 89) + '…' : e.text;
         // A scheduler burn has no template for: its row, named instead of guessed.
-        if (e.todo) { if (e.link) L.push(`    // todo(line ${e.line}): ${text} (${e.todo}) ${link(e.link)}`); continue; }
+        if (e.todo) { if (e.link) L.push(todoLine(e)); continue; }
         L.push(`    // line ${e.line}: ${text}`, '    // ' + e.rows.map(link).join(' '));
         L.push(`    let ${e.kind === 'optim' || e.kind === 'sched' ? 'mut ' : ''}${e.var} = ${e.code};`);
         if (e.kind === 'optim') L.push(e.lr ? `    let ${e.var}_lr = ${e.lr};${e.lrFrom ? ` // ${e.lrText}: the default of its add_argument` : ''}` : `    let ${e.var}_lr: f64 = todo!("line ${e.line}: lr=${esc(e.lrText || '')} is known only when the script runs");`);
@@ -1149,8 +1147,12 @@
       loopComments(L);
       L.push('    todo!("the loop over the data: each batch, its loss, then for each optimizer `model = step_<model>(model, &mut optimizer, loss, lr)`");', '}');
     }
+    // A training object with a row but no template: its line, its text, why, and the row.
+    function todoLine(e) {
+      return `    // todo(line ${e.line}): ${e.text.length > 90 ? e.text.slice(0, 89) + '…' : e.text} (${e.todo}) ${link(e.link)}`;
+    }
     function todoLines(L) {
-      for (const e of res.training.filter((x) => x.todo && x.link)) L.push(`    // todo(line ${e.line}): ${e.text.length > 90 ? e.text.slice(0, 89) + '…' : e.text} (${e.todo}) ${link(e.link)}`);
+      for (const e of res.training.filter((x) => x.todo && x.link)) L.push(todoLine(e));
     }
     function loopComments(L) {
       if (!res.loop.length) return;

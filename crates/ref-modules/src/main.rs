@@ -9,7 +9,8 @@ use burn::lr_scheduler::LrScheduler;
 use burn::module::{Param, RunningState};
 use burn::nn::attention::MultiHeadAttention;
 use burn::nn::transformer::{TransformerDecoderLayer, TransformerEncoderLayer};
-use burn::nn::{GateController, LayerNorm, LayerNormConfig, Linear, Lstm};
+use burn::nn::conv::Conv2d;
+use burn::nn::{BatchNorm, GateController, LayerNorm, LayerNormConfig, Linear, Lstm};
 use burn::prelude::*;
 use burn::tensor::Gradients;
 use serde_json::{json, Map, Value};
@@ -1507,6 +1508,18 @@ fn lr_seq(mut step: impl FnMut() -> f64, n: usize) -> Value {
     json!({"lr": (0..n).map(|_| step()).collect::<Vec<f64>>()})
 }
 
+/// What apply(weights_init) did to a Conv2d and a BatchNorm: the conv weights' mean, std and
+/// share beyond 0.04 (the tail that tells N(0, 0.02) from the default init), gamma's mean and
+/// std, and whether beta is all zero.
+fn init_stats(conv: &Conv2d, bn: &BatchNorm) -> Value {
+    let (cm, cs, _) = stats(conv.weight.val());
+    let (bm, bs, _) = stats(bn.gamma.val());
+    let w = flat(conv.weight.val());
+    let beyond = w.iter().filter(|v| v.abs() > 0.04).count() as f64 / w.len() as f64;
+    json!({"conv_mean": cm, "conv_std": cs, "conv_beyond_2std": beyond, "bn_mean": bm, "bn_std": bs,
+        "bn_bias_zero": flat(bn.beta.val()).iter().all(|&v| v == 0.0)})
+}
+
 fn stats<const D: usize>(t: Tensor<D>) -> (f64, f64, f64) {
     let v = flat(t);
     let n = v.len() as f64;
@@ -1777,22 +1790,10 @@ fn main() {
         row("init_orthogonal", json!({"gram": flat(w.clone().matmul(w.clone().transpose())), "shape": w.dims()}));
         d.seed(0);
         let (conv, bn) = module_apply_init::build(&d);
-        let (cm, cs, _) = stats(conv.weight.val());
-        let (bm, bs, _) = stats(bn.gamma.val());
-        let bias_zero = flat(bn.beta.val()).iter().all(|&v| v == 0.0);
-        let w = flat(conv.weight.val());
-        let beyond = w.iter().filter(|v| v.abs() > 0.04).count() as f64 / w.len() as f64;
-        row("module_apply_init", json!({"conv_mean": cm, "conv_std": cs, "conv_beyond_2std": beyond,
-            "bn_mean": bm, "bn_std": bs, "bn_bias_zero": bias_zero}));
+        row("module_apply_init", init_stats(&conv, &bn));
         d.seed(0);
         let net = module_map_init::build(&d);
-        let (cm, cs, _) = stats(net.conv.weight.val());
-        let (bm, bs, _) = stats(net.bn.gamma.val());
-        let bias_zero = flat(net.bn.beta.val()).iter().all(|&v| v == 0.0);
-        let w = flat(net.conv.weight.val());
-        let beyond = w.iter().filter(|v| v.abs() > 0.04).count() as f64 / w.len() as f64;
-        row("module_map_init", json!({"conv_mean": cm, "conv_std": cs, "conv_beyond_2std": beyond,
-            "bn_mean": bm, "bn_std": bs, "bn_bias_zero": bias_zero}));
+        row("module_map_init", init_stats(&net.conv, &net.bn));
         let found = named_parameters::run(&d);
         row("named_parameters", json!({"names": found.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>(),
             "numel": found.iter().map(|(_, k)| *k).collect::<Vec<_>>()}));
