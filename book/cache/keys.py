@@ -6,6 +6,7 @@ import json
 
 from .. import hardware
 from ..experiments import files as experiment_files
+from ..experiments import rows as table
 from ..experiments.manifest import Experiment
 from ..paths import Book, files_under, sha
 from . import resolve
@@ -18,8 +19,10 @@ KEY_FILE = "inputs.json"
 
 def inputs(exp: Experiment, book: Book) -> dict:
     """Every input of an experiment, each with its content hash."""
-    # The comparator is an input only of experiments that compare.
-    paths = [exp.manifest] + ([book.compare_script] if exp.compare else [])
+    # The comparator is an input only of experiments that compare. A table's manifest and topic
+    # files count by what a run reads from them (rows.run_view): their display text reruns nothing.
+    views = [exp.manifest, *exp.row_files] if exp.rows else []
+    paths = ([] if views else [exp.manifest]) + ([book.compare_script] if exp.compare else [])
     if exp.python:
         paths.append(exp.script)
     if exp.burn:
@@ -41,7 +44,7 @@ def inputs(exp: Experiment, book: Book) -> dict:
     paths += [f for f in experiment_files.script_files(book, exp)[1:]]
     paths += [book.crates / c for c in experiment_files.crates_of(book, exp)
               if c not in exp.needs and c != (exp.burn or {}).get("crate")]
-    files = {}
+    files = {f.relative_to(book.root).as_posix() + "#run": table.run_view(f) for f in views}
     for path in paths:
         for f in files_under(path):
             files[f.relative_to(book.root).as_posix()] = sha(f.read_bytes())

@@ -22,13 +22,19 @@ def reset():
 
 
 def script_files(book: Book, exp: Experiment) -> list[Path]:
-    """The script and what it reads next to itself (infer.py, a sibling module), transitively."""
+    """The script and what it reads next to itself (infer.py, a sibling module), transitively;
+    a package's __main__.py first, then its modules."""
     if not exp.python:
         return []
     key = ("scripts", book.root, exp.id)
     if key in _MEMO:
         return _MEMO[key]
-    todo, seen = [exp.script], []
+    if exp.script.is_dir():
+        main = exp.script / "__main__.py"
+        todo = [main] + [f for f in sorted(exp.script.glob("*.py")) if f != main]
+    else:
+        todo = [exp.script]
+    seen = []
     while todo:
         f = todo.pop(0)
         if f in seen:

@@ -9,32 +9,18 @@ import yaml
 # libyaml's loader is about 10 times faster and reads the same safe subset.
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-from .. import hardware, sources
+from .. import hardware
 from ..errors import BookError
 from ..paths import Book
-from . import regions
+from . import rows as table
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RUSTC_CODE_RE = re.compile(r"^E\d{4}$")
 TOP_KEYS = {"id", "page", "about", "timeout", "python", "burn", "compare", "mutation",
-            "volatile", "exclusive", "needs", "requires", "cpu", "pins", "rows"}
-# A table-driven experiment (the torch → burn map): one row per entry of `rows:`, each one
-# output field rows.<id> on both sides, compared within its own tolerance.
-# A row's burn code is its module in the crate (regions.py), never retyped here; `burn` is
-# refused with that reason.
-ROW_KEYS = {"id", "topic", "torch", "burn", "src", "tol", "verdict", "how", "spellings", "fix",
-            "pitfall"}
-# Each spelling a script may use for the row's call: torch.sort, Tensor.sort (the method),
-# F.cross_entropy, nn.CrossEntropyLoss. The search index and the script scan read them.
-SPELLING_RE = re.compile(r"^(torch|Tensor|F|nn)(\.[A-Za-z_][A-Za-z0-9_]*)+$")
-# A row's explanation stands alone: the table can be filtered and linked to one row.
-NEIGHBOUR_RE = re.compile(r"[上下]一行|[上下]面[一那]?行")
-ROW_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_]*$")
-# A row's pitfall page: a docs page as `page:` names it (10-pitfalls/clip-grad-norm), with
-# `kind: pitfall` in its front matter. The map links it and the page links back.
-PITFALL_RE = re.compile(r"^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)*$")
-PITFALL_KIND_RE = re.compile(r"^kind: *pitfall *$", re.M)
-VERDICTS = ("same", "differs", "none")
+            "volatile", "exclusive", "needs", "requires", "cpu", "pins", "rows", "topics"}
+# A table-driven experiment (the torch → burn map): `rows:` inline or `topics:`, one file of rows
+# a topic (rows.py); each row is one output field rows.<id> on both sides, compared within its
+# own tolerance.
 CPU_HEADS = ("python.", "burn.")
 PY_KEYS = {"script", "expect"}
 BURN_KEYS = {"crate", "profile", "features", "expect"}
@@ -63,11 +49,16 @@ class Experiment:
     cpu: list = field(default_factory=list)
     # PyTorch runs with hardware.CPU_PINS unless the page is about the CPU itself (pins: false).
     pins: bool = True
-    rows: list = field(default_factory=list)  # the torch → burn table's entries (ROW_KEYS)
+    rows: list = field(default_factory=list)  # the torch → burn table's entries (rows.ROW_KEYS)
+    topics: list = field(default_factory=list)  # the table's topic files, in page order
 
     @property
     def script(self) -> Path | None:
         return self.manifest.parent / self.python["script"] if self.python else None
+
+    @property
+    def row_files(self) -> list[Path]:
+        return [table.row_file(self.manifest, t) for t in self.topics]
 
     def crate_dir(self, book: Book) -> Path | None:
         return book.crates / self.burn["crate"] if self.burn else None
@@ -117,122 +108,6 @@ def crate_burn_features(crate_dir: Path) -> list[str]:
     return sorted(set(feats))
 
 
-def _check_pitfall(path, rid, page, docs: Path) -> None:
-    """A row's `pitfall:` names an existing pitfall page of docs/ (without .md)."""
-    if not isinstance(page, str) or not PITFALL_RE.match(page):
-        _fail(path, f"行 {rid}：pitfall 要写 docs 下的页面，不带 .md（如 10-pitfalls/clip-grad-norm），"
-                    f"得到 {page!r}")
-    md = docs / f"{page}.md"
-    try:
-        text = md.read_text(encoding="utf-8")
-    except OSError:
-        _fail(path, f"行 {rid}：pitfall 指向的页面不存在：docs/{page}.md")
-    front = text[4:text.find("\n---\n", 3)] if text.startswith("---\n") else ""
-    if not PITFALL_KIND_RE.search(front):
-        _fail(path, f"行 {rid}：pitfall 指向的 docs/{page}.md 不是坑页（front matter 里没有 kind: pitfall）")
-
-
-def _rows(path, rows, compare, docs: Path) -> list:
-    """The entries of a table-driven experiment, checked; [] when there is no `rows:`."""
-    if rows is None:
-        return []
-    if compare is None:
-        _fail(path, "rows 需要 compare（tol 和 why 是没写 tol 的行的容差）")
-    if compare.get("fields") is not None or compare["expect"] != "match":
-        _fail(path, "有 rows 时不写 compare.fields 和 compare.expect：每一行自己就是一个字段，"
-                    "行的 verdict 就是它的期望")
-    if not isinstance(rows, list) or not rows:
-        _fail(path, "rows 必须是非空的列表，每项一行")
-    out, seen = [], set()
-    for i, r in enumerate(rows):
-        where = f"rows 第 {i + 1} 项"
-        if not isinstance(r, dict):
-            _fail(path, f"{where} 必须是映射，如 {{id: reshape, topic: 形状, torch: ..., burn: ...}}")
-        _check_keys(path, where, r, ROW_KEYS)
-        rid = r.get("id")
-        if not isinstance(rid, str) or not ROW_ID_RE.match(rid):
-            _fail(path, f"{where}：id 必须是小写字母、数字和下划线，得到 {rid!r}")
-        if rid in seen:
-            _fail(path, f"{where}：id {rid!r} 重复")
-        seen.add(rid)
-        for k in ("topic", "torch"):
-            if not isinstance(r.get(k), str) or not r[k].strip():
-                _fail(path, f"行 {rid}：{k} 必须是非空字符串")
-        if "burn" in r:
-            _fail(path, f"行 {rid}：burn 的代码来自 crate 里的 mod {rid}，清单里不再写 burn:")
-        sp = r.get("spellings")
-        if sp is None:
-            _fail(path, f"行 {rid}：缺 spellings（脚本里可能出现的每种写法，如 [Tensor.sort, torch.sort]）")
-        if not (isinstance(sp, list) and sp and all(
-                isinstance(x, str) and SPELLING_RE.match(x) for x in sp) and len(set(sp)) == len(sp)):
-            _fail(path, f"行 {rid}：spellings 必须是不重复的写法的列表，每个形如 torch.sort、"
-                        f"Tensor.sort、F.cross_entropy、nn.CrossEntropyLoss，得到 {sp!r}")
-        if NEIGHBOUR_RE.search(str(r.get("how", ""))):
-            _fail(path, f"行 {rid}：how 提到了「上一行／下一行」：表会被筛选、被单独链接，"
-                        "用 fix: 指向那一行，或把话说完整")
-        verdict = r.get("verdict", "same")
-        if verdict not in VERDICTS:
-            _fail(path, f"行 {rid}：verdict 只能是 {list(VERDICTS)}，得到 {verdict!r}")
-        if verdict == "differs" and not str(r.get("how", "")).strip():
-            _fail(path, f"行 {rid}：verdict 是 differs 时要用 how 写明哪里不同")
-        tol = r.get("tol")
-        if tol is not None and (not isinstance(tol, (int, float)) or isinstance(tol, bool) or tol < 0):
-            _fail(path, f"行 {rid}：tol 必须是非负数，得到 {tol!r}")
-        src = r.get("src")
-        if src is not None and not (isinstance(src, list) and len(src) == 2
-                                    and all(isinstance(x, str) and x for x in src)):
-            _fail(path, f"行 {rid}：src 必须是 [burn 仓库里的路径, 符号]，得到 {src!r}")
-        pitfall = r.get("pitfall")
-        if pitfall is not None:
-            _check_pitfall(path, rid, pitfall, docs)
-        out.append({"id": rid, "topic": r["topic"].strip(), "torch": r["torch"],
-                    "src": src, "tol": None if tol is None else float(tol), "verdict": verdict,
-                    "how": str(r.get("how", "")).strip(), "spellings": list(sp),
-                    "fix": r.get("fix"), "pitfall": pitfall})
-    ids = {r["id"]: r for r in out}
-    for r in out:
-        fix = r["fix"]
-        if r["verdict"] == "differs" and fix is None:
-            _fail(path, f"行 {r['id']}：verdict 是 differs，要用 fix: 指向一行能跑、和 PyTorch 对上的写法")
-        if fix is not None and (fix not in ids or ids[fix]["verdict"] == "differs" or fix == r["id"]):
-            _fail(path, f"行 {r['id']}：fix: {fix!r} 要指向同一个清单里 verdict 为 same 或 none 的另一行")
-    return out
-
-
-def _check_sources(path, rows, book: Book) -> None:
-    """Each row's src: names a symbol burn's source has, checked before anything runs (the
-    page's link would fail only at render time, after the rerun). A workspace without burn in
-    its Cargo.lock (the tests' scratch ones) has no source to look in."""
-    if not rows or not any(r["src"] for r in rows):
-        return
-    try:
-        sources.burn_version(book.cargo_lock)
-    except BookError:
-        return
-    for r in rows:
-        if r["src"]:
-            try:
-                sources.link(book, *r["src"])
-            except BookError as e:
-                _fail(path, f"行 {r['id']}：src {r['src']}：{e}")
-
-
-def _attach_code(path, rows, main_rs: Path) -> None:
-    """Each row's burn code: its module in the crate (book/experiments/regions.py)."""
-    try:
-        mods = regions.row_modules(main_rs)
-    except (OSError, ValueError) as e:
-        _fail(path, f"crates/{main_rs.parent.parent.name}/src/main.rs：{e}")
-    ids = [r["id"] for r in rows]
-    missing = [i for i in ids if i not in mods]
-    extra = [m for m in mods if m not in ids]
-    if missing or extra:
-        _fail(path, f"crate 的行模块（mod <行 id> {{ … }}）和清单的行要一一对应：没有模块的行 {missing}，"
-                    f"没有行的模块 {extra}")
-    for r in rows:
-        r["code"] = mods[r["id"]]
-
-
 def load(path: Path, book: Book) -> Experiment:
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
@@ -253,8 +128,9 @@ def load(path: Path, book: Book) -> Experiment:
     python = data.get("python")
     if python is not None:
         _check_keys(path, "python", python, PY_KEYS)
-        if not (path.parent / str(python.get("script", ""))).is_file():
-            _fail(path, f"python.script 指向的文件不存在：{python.get('script')!r}")
+        script = path.parent / str(python.get("script", ""))
+        if not (script.is_file() or (script / "__main__.py").is_file()):
+            _fail(path, f"python.script 指向的文件（或带 __main__.py 的包）不存在：{python.get('script')!r}")
         python = dict(python, expect=_expect(path, "python", python.get("expect"), ["exception"]))
 
     burn = data.get("burn")
@@ -304,8 +180,8 @@ def load(path: Path, book: Book) -> Experiment:
         compare = dict(compare, tol=float(tol), expect=exp_cmp, fields=fields,
                        tols={k: float(v) for k, v in tols.items()})
 
-    rows = _rows(path, data.get("rows"), compare, book.root / "docs")
-    _check_sources(path, rows, book)
+    rows, topics = table.load(path, data, compare, book.root / "docs")
+    table.check_sources(path, rows, book)
     if rows:
         # Each row is a field of its own, with its own tolerance; the contract is per row.
         compare = dict(compare, expect="rows", fields=[f"rows.{r['id']}" for r in rows],
@@ -355,16 +231,25 @@ def load(path: Path, book: Book) -> Experiment:
     if rows and not burn:
         _fail(path, "有 rows 的实验要有 burn 侧：每一行的 burn 代码是它的 crate 里的同名模块")
     if rows:
-        _attach_code(path, rows, book.crates / burn["crate"] / "src" / "main.rs")
+        table.attach_code(path, rows, topics, book.crates / burn["crate"] / "src")
+        if python:
+            table.check_script(path, rows, topics, path.parent / python["script"])
     return Experiment(id=exp_id, manifest=path, page=data.get("page"), exclusive=exclusive,
-                      needs=needs, requires=requires, cpu=cpu, pins=pins, rows=rows,
+                      needs=needs, requires=requires, cpu=cpu, pins=pins, rows=rows, topics=topics,
                       about=str(data.get("about", "")), timeout=float(timeout),
                       python=python, burn=burn, compare=compare, mutation=mutation,
                       volatile=volatile)
 
 
+def manifests(book: Book) -> list[Path]:
+    """Every manifest under experiments/: a topic file of rows sits in a folder named as its
+    manifest (ref-7-ops/attention.yaml next to ref-7-ops.yaml) and is not one."""
+    return [p for p in sorted(book.experiments.rglob("*.yaml"))
+            if not p.parent.with_suffix(".yaml").is_file()]
+
+
 def discover(book: Book) -> list[Experiment]:
-    exps = [load(p, book) for p in sorted(book.experiments.rglob("*.yaml"))]
+    exps = [load(p, book) for p in manifests(book)]
     seen = {}
     for e in exps:
         if e.id in seen:

@@ -50,7 +50,7 @@ def manifest(book: Book, exp_id: str):
         if exp_id not in exps:
             raise BookError(f"没有实验 {exp_id!r}（experiments/ 下找不到 {exp_id}.yaml）")
         return exps[exp_id]
-    paths = [p for p in book.experiments.rglob(f"{exp_id}.yaml")]
+    paths = [p for p in book.experiments.rglob(f"{exp_id}.yaml") if not p.parent.with_suffix(".yaml").is_file()]
     if len(paths) != 1:
         raise BookError(f"没有实验 {exp_id!r}（experiments/ 下找不到 {exp_id}.yaml）")
     return load(paths[0], book)

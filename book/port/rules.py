@@ -11,7 +11,6 @@ from pathlib import Path
 import yaml
 
 from ..errors import BookError
-from ..experiments.regions import row_modules
 from ..pages import reference, scan_rules
 from ..pages.programs import manifest
 from ..paths import Book
@@ -34,10 +33,9 @@ def _rows(book: Book) -> dict:
     out = {}
     for exp_id in reference.experiments(book):
         m = manifest(book, exp_id)
-        mods = row_modules(book.crates / m.burn["crate"] / "src" / "main.rs")
         for r in m.rows:
             out[reference.anchor(exp_id, r["id"])] = {
-                "verdict": r.get("verdict", "same"), "torch": r["torch"], "module": mods.get(r["id"], ""),
+                "verdict": r.get("verdict", "same"), "torch": r["torch"], "module": r["code"],
                 "fix": reference.anchor(exp_id, r["fix"]) if r.get("fix") else None}
     for a, r in out.items():
         if r["fix"] in out:

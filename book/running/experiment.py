@@ -21,7 +21,9 @@ IMPORT_RE = re.compile(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)", re.M)
 
 
 def imported(script: Path) -> list[str]:
-    names = set(IMPORT_RE.findall(script.read_text(encoding="utf-8")))
+    """The tracked packages a script imports (a package: any of its modules)."""
+    files = sorted(script.glob("*.py")) if script.is_dir() else [script]
+    names = {n for f in files for n in IMPORT_RE.findall(f.read_text(encoding="utf-8"))}
     return [p for p in TRACKED if p in names]
 
 

@@ -257,6 +257,9 @@
       b.addEventListener('click', () => show(d, f, row));
       return b;
     }));
-    show(d, all[0], row);
+    // The row's topic file of the crate (src/<topic>.rs holds its module), else main.rs.
+    const esc = row.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const mod = new RegExp(`^mod (r#)?${esc} \\{`, 'm');
+    show(d, (row && all.find(f => f.path.endsWith('.rs') && mod.test(f.text))) || all[0], row);
   }
 })();

@@ -1,10 +1,10 @@
 """Writes the files that crates/ref-store commits under data/. Run by hand after changing
 Zoo or Small (`.venv/bin/python experiments/reference/make_store_weights.py`) and commit them:
-- zoo.pt: ref_store.make_zoo()'s state_dict, saved by PyTorch;
-- ckpt.pt: ref_store.make_checkpoint(), a whole training checkpoint (epoch, a DataParallel
+- zoo.pt: make_zoo()'s state_dict (ref_store/harness.py), saved by PyTorch;
+- ckpt.pt: make_checkpoint() (the same file), a whole training checkpoint (epoch, a DataParallel
   model's state_dict, Adam's state_dict), saved by PyTorch;
 - small_export.safetensors: what the burn program exports (it runs `cargo run -p ref-store
-  -- export DIR`), which ref_store.py's PyTorch side then loads. The comparison checks its
+  -- export DIR`), which ref_store's PyTorch side then loads. The comparison checks its
   hash against the file the burn program writes in each run.
 """
 import subprocess
@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ref_store import DATA, make_checkpoint, make_zoo  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent / "ref_store"))
+from harness import DATA, make_checkpoint, make_zoo  # noqa: E402
 
 import torch  # noqa: E402
 

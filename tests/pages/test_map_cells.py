@@ -39,7 +39,7 @@ def shown(exp_id: str) -> dict:
 @pytest.mark.parametrize("exp_id", MAP)
 def test_every_cell_is_its_module_shown_whole(exp_id):
     exp = EXPS[exp_id]
-    mods = regions.row_modules(BOOK.crates / exp.burn["crate"] / "src" / "main.rs")
+    mods = regions.row_modules(BOOK.crates / exp.burn["crate"] / "src")
     cells = shown(exp_id)
     assert sorted(cells) == sorted(r["id"] for r in exp.rows)
     for rid, text in cells.items():

@@ -157,7 +157,7 @@ def test_bad_rows_are_refused_with_the_reason(ws, tmp_path, rows, words):
 
 def test_a_src_burn_lacks_stops_the_load_before_any_run(ws, monkeypatch):
     # The scratch workspace has no burn in its Cargo.lock: look in the book's own burn 0.22.1.
-    from book.experiments import manifest as mf
+    from book.experiments import rows as mf
     from book.paths import Book
     from book import sources
     from scratch import REPO

@@ -402,16 +402,18 @@ def test_a_row_opens_its_whole_program_from_its_download(browser, base_url, empt
         bu.wait_until(page, "() => document.querySelector('dialog.ref-viewer pre span.hit')",
                       what="完整程序读出来并标出这一行")
         view = page.evaluate(VIEW_JS)
-        assert view["open"] == "crates/ref-nn/src/main.rs", view["files"]
-        assert "experiments/reference/ref_nn.py" in view["files"] and "README.md" in view["files"]
+        # It opens the row's topic file of the crate, where its module and its call are.
+        assert view["open"] == "crates/ref-nn/src/rnn.rs", view["files"]
+        assert "experiments/reference/ref_nn/rnn.py" in view["files"] and "README.md" in view["files"]
+        assert "experiments/reference/ref-3-nn/rnn.yaml" in view["files"]
         assert any(h.startswith(f"mod {row} {{") for h in view["hits"])
         assert any(f'row("{row}"' in h for h in view["hits"])
         # It opens where main calls the row (its inputs and weights are made there).
         assert any(f"{row}::" in h for h in view["seen"]), view["seen"]
         assert view["download"].endswith(f"/{DOWNLOADS}/{exp_id}.tar.gz")
-        page.locator("dialog.ref-viewer .ref-files button[title='experiments/reference/ref_nn.py']").click()
+        page.locator("dialog.ref-viewer .ref-files button[title='experiments/reference/ref_nn/rnn.py']").click()
         view = page.evaluate(VIEW_JS)
-        assert view["open"] == "experiments/reference/ref_nn.py"
+        assert view["open"] == "experiments/reference/ref_nn/rnn.py"
         assert any(h.startswith(f"def {row}(") for h in view["seen"]), view["seen"]
         page.keyboard.press("Escape")
         bu.wait_until(page, "() => !document.querySelector('dialog.ref-viewer').open", what="Esc 关掉完整程序")

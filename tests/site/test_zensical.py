@@ -12,6 +12,9 @@ import browser_util as bu
 from builds import copy_project, zensical
 from scratch import REPO
 
+from book.experiments.manifest import manifests
+from book.paths import Book
+
 
 def test_every_page_of_the_nav_is_built(zsite):
     nav = re.findall(r"^\s*- (?:[^:\n]+: )?([\w/.-]+\.md)\s*$",
@@ -63,7 +66,7 @@ def test_diagrams_are_inline(zsite):
 
 
 def test_downloads_are_written(zsite):
-    n = sum(1 for _ in (REPO / "experiments").rglob("*.yaml"))
+    n = len(manifests(Book(REPO)))
     assert len(list((zsite / "downloads").glob("*.tar.gz"))) == n
 
 

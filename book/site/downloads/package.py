@@ -40,7 +40,7 @@ def members(book: Book, exp: Experiment) -> dict[str, bytes]:
     key = ("members", book.root, exp.id)
     if key in _CACHE:
         return _CACHE[key]
-    files: dict[str, bytes] = {_rel(book, exp.manifest): exp.manifest.read_bytes()}
+    files: dict[str, bytes] = {_rel(book, f): f.read_bytes() for f in [exp.manifest, *exp.row_files]}
     for f in script_files(book, exp):
         files[_rel(book, f)] = f.read_bytes()
     if exp.python:

@@ -154,8 +154,11 @@ def readme(book: Book, exp: Experiment) -> str:
                 "书里的输出就是这两个程序真实运行的结果。", ""]
     out += ["## 内容", "", "| 路径 | 是什么 |", "|---|---|",
             f"| `{_rel(book, exp.manifest)}` | 实验清单：期望的结局、比较的字段和容差（书的构建按它检查） |"]
-    for f in script_files(book, exp):
-        out.append(f"| `{_rel(book, f)}` | PyTorch 一侧" + ("" if f == exp.script else "（脚本要用到的文件）") + " |")
+    for f in exp.row_files:
+        out.append(f"| `{_rel(book, f)}` | 对照表的一个主题：每行的 PyTorch 写法、容差和结论 |")
+    scripts = script_files(book, exp)
+    for f in scripts:
+        out.append(f"| `{_rel(book, f)}` | PyTorch 一侧" + ("" if f == scripts[0] else "（脚本要用到的文件）") + " |")
     if exp.python:
         out.append("| `requirements.txt` | 脚本导入的包，版本和书里锁定的相同 |")
     for c in crates_of(book, exp):
