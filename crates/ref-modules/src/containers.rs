@@ -16,6 +16,16 @@ pub fn rows(row: &mut impl FnMut(&str, Value)) {
             "dw": linear_dw(&m.fc1, &g)}));
     }
     {
+        let mut m = module_dict::Blocks::new(&ad);
+        m.enc = linear_at(3, 4, 10.0, Some(20.0), &d, &ad);
+        m.head = linear_at(2, 3, 30.0, Some(40.0), &d, &ad);
+        let x = input(data([2, 4], 0.0, &d) * 2.0, &ad);
+        let y = m.forward(x.clone());
+        let g = backward(&y);
+        row("module_dict", json!({"y": flat(y.clone()), "shape": y.dims(), "dx": grad(&x, &g),
+            "dw": linear_dw(&m.enc, &g)}));
+    }
+    {
         let mut m = module_list::Stack::new(&ad);
         for (i, l) in m.layers.iter_mut().enumerate() {
             *l = linear_at(4, 4, 10.0 + 20.0 * i as f64, Some(20.0 + 20.0 * i as f64), &d, &ad);
@@ -173,6 +183,38 @@ mod weight_tying {
         pub fn forward(&self, ids: Tensor<2, Int>) -> Tensor<3> {
             let h = self.emb.forward(ids); // [batch, seq, d_model]
             h.matmul(self.emb.weight.val().transpose().unsqueeze()) // W: [vocab, d_model]
+        }
+    }
+}
+
+mod module_dict {
+    use burn::nn::{Linear, LinearConfig, Relu};
+    use burn::prelude::*;
+
+    // nn.ModuleDict 的每个键写成一个字段：参数名 enc.weight、head.bias 就是 PyTorch 的键名
+    #[derive(Module, Debug)]
+    pub struct Blocks {
+        pub enc: Linear,
+        pub head: Linear,
+    }
+
+    impl Blocks {
+        pub fn new(d: &Device) -> Self {
+            Self { enc: LinearConfig::new(4, 3).init(d), head: LinearConfig::new(3, 2).init(d) }
+        }
+
+        // m[name]：按名字取出模块
+        pub fn get(&self, name: &str) -> &Linear {
+            match name {
+                "enc" => &self.enc,
+                "head" => &self.head,
+                _ => panic!("no module named {name}"),
+            }
+        }
+
+        pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
+            let h = Relu::new().forward(self.get("enc").forward(x));
+            self.get("head").forward(h)
         }
     }
 }

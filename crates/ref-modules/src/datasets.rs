@@ -35,6 +35,14 @@ fn set_lstm(l: &mut Lstm, d: &Device) {
     l.output_gate = lstm_gate(3, d);
 }
 
+/// How many samples each replica gets, and which replica first gets sample i (of 10).
+fn shard_facts(shards: &[Vec<i64>]) -> Value {
+    let rank_of: Vec<usize> = (0..10)
+        .map(|i| shards.iter().position(|s| s.contains(&i)).unwrap())
+        .collect();
+    json!({"lens": shards.iter().map(Vec::len).collect::<Vec<_>>(), "rank_of": rank_of})
+}
+
 fn ids_dataset(range: std::ops::Range<i64>) -> InMemDataset<i64> {
     InMemDataset::new(range.collect())
 }
@@ -76,6 +84,16 @@ pub fn rows(row: &mut impl FnMut(&str, Value)) {
         set_lstm(&mut lstm, &d);
         let (y, h, c) = pack_padded_sequence::forward(&lstm, data([2, 5, 3], 0.0, &d) * 2.0, &[3, 5]);
         row("pack_padded_sequence", json!({"y": flat(y.clone()), "shape": y.dims(), "h_n": flat(h), "c_n": flat(c)}));
+    }
+    {
+        let shards: Vec<Vec<i64>> =
+            distributed_sampler_naive::shards(ids_dataset(0..10), 3).iter().map(items).collect();
+        row("distributed_sampler_naive", shard_facts(&shards));
+        let shards: Vec<Vec<i64>> =
+            (0..3).map(|r| items(&distributed_sampler::shard(ids_dataset(0..10), 3, r))).collect();
+        let mut facts = shard_facts(&shards);
+        facts["shards"] = json!(shards);
+        row("distributed_sampler", facts);
     }
 }
 
@@ -277,5 +295,30 @@ mod pack_padded_sequence {
             cs.push(state.cell);
         }
         (Tensor::cat(ys, 0), Tensor::cat(hs, 0), Tensor::cat(cs, 0))
+    }
+}
+
+mod distributed_sampler_naive {
+    use burn::data::dataset::transform::PartialDataset;
+    use burn::data::dataset::InMemDataset;
+    use std::sync::Arc;
+
+    // 切成 replicas 个连续的块，副本 r 拿第 r 块
+    pub fn shards(ds: InMemDataset<i64>, replicas: usize) -> Vec<PartialDataset<Arc<InMemDataset<i64>>, i64>> {
+        PartialDataset::split(ds, replicas)
+    }
+}
+
+mod distributed_sampler {
+    use burn::data::dataset::transform::SelectionDataset;
+    use burn::data::dataset::{Dataset, InMemDataset};
+
+    // DistributedSampler(shuffle=False) 的下标：补齐到 replicas 的整数倍（从头重复），
+    // 副本 rank 取 rank, rank + replicas, rank + 2·replicas……
+    pub fn shard(ds: InMemDataset<i64>, replicas: usize, rank: usize) -> SelectionDataset<InMemDataset<i64>, i64> {
+        let len = ds.len();
+        let total = len.div_ceil(replicas) * replicas;
+        let indices = (0..total).map(|i| i % len).skip(rank).step_by(replicas).collect();
+        SelectionDataset::from_indices_checked(ds, indices)
     }
 }

@@ -110,6 +110,16 @@ pub fn rows(row: &mut impl FnMut(&str, Value)) {
         row("transformer_encoder_stack", json!({"y": flat(y.clone()), "shape": y.dims(), "dx": grad(&x, &g),
             "dw": linear_dw(&m.layers[0].pwff.linear_inner, &g)}));
     }
+    {
+        let mut m = transformer::build(&ad);
+        encoder_set(&mut m.encoder.layers[0], 0.0, &ad);
+        decoder_set(&mut m.decoder.layers[0], 400.0, &ad);
+        let (tgt, src) = decoder_inputs(&d, &ad);
+        let y = transformer::forward(&m, src.clone(), tgt.clone());
+        let g = backward(&y);
+        row("transformer", json!({"y": flat(y.clone()), "shape": y.dims(), "dx": grad(&tgt, &g),
+            "grad_src": grad(&src, &g), "dw": linear_dw(&m.encoder.layers[0].pwff.linear_inner, &g)}));
+    }
 }
 
 mod transformer_decoder_layer {
@@ -236,5 +246,48 @@ mod transformer_encoder_stack {
         let [batch, seq, _] = x.dims();
         let mask = generate_autoregressive_mask(batch, seq, &x.device());
         m.forward(TransformerEncoderInput::new(x).mask_attn(mask))
+    }
+}
+
+mod transformer {
+    use burn::nn::activation::ActivationConfig;
+    use burn::nn::attention::generate_autoregressive_mask;
+    use burn::nn::transformer::{
+        TransformerDecoder, TransformerDecoderConfig, TransformerDecoderInput, TransformerEncoder,
+        TransformerEncoderConfig, TransformerEncoderInput,
+    };
+    use burn::nn::{LayerNorm, LayerNormConfig};
+    use burn::prelude::*;
+
+    #[derive(Module, Debug)]
+    pub struct Transformer {
+        pub encoder: TransformerEncoder,
+        pub encoder_norm: LayerNorm,
+        pub decoder: TransformerDecoder,
+        pub decoder_norm: LayerNorm,
+    }
+
+    pub fn build(d: &Device) -> Transformer {
+        let (d_model, d_ff, n_heads, n_layers) = (4, 6, 2, 1);
+        Transformer {
+            encoder: TransformerEncoderConfig::new(d_model, d_ff, n_heads, n_layers)
+                .with_dropout(0.0)
+                .with_activation(ActivationConfig::Relu)
+                .init(d),
+            encoder_norm: LayerNormConfig::new(d_model).init(d),
+            decoder: TransformerDecoderConfig::new(d_model, d_ff, n_heads, n_layers)
+                .with_dropout(0.0)
+                .with_activation(ActivationConfig::Relu)
+                .init(d),
+            decoder_norm: LayerNormConfig::new(d_model).init(d),
+        }
+    }
+
+    pub fn forward(m: &Transformer, src: Tensor<3>, tgt: Tensor<3>) -> Tensor<3> {
+        let memory = m.encoder_norm.forward(m.encoder.forward(TransformerEncoderInput::new(src)));
+        let [batch, seq, _] = tgt.dims();
+        let mask = generate_autoregressive_mask(batch, seq, &tgt.device());
+        let y = m.decoder.forward(TransformerDecoderInput::new(tgt, memory).target_mask_attn(mask));
+        m.decoder_norm.forward(y)
     }
 }

@@ -22,6 +22,7 @@ mod padding;
 mod losses;
 mod vae;
 mod shape;
+mod distributions;
 
 fn grid<const D: usize>(f: impl Fn(f64) -> f64, shape: [usize; D], device: &Device) -> Tensor<D> {
     let n: usize = shape.iter().product();
@@ -131,5 +132,6 @@ fn main() {
     losses::rows(&mut row);
     vae::rows(&mut row);
     shape::rows(&mut row);
+    distributions::rows(&mut row);
     println!("{}", json!({"rows": Value::Object(rows)}));
 }

@@ -15,6 +15,19 @@ def sequential():
     return {"y": flat(y), "shape": list(y.shape), "dx": flat(x.grad), "dw": flat(m[0].weight.grad)}
 
 
+@row
+def module_dict():
+    m = nn.ModuleDict({"enc": nn.Linear(4, 3), "head": nn.Linear(3, 2)})
+    setp(m["enc"].weight, 10.0)
+    setp(m["enc"].bias, 20.0)
+    setp(m["head"].weight, 30.0)
+    setp(m["head"].bias, 40.0)
+    x = leaf(data(2, 4) * 2)
+    y = m["head"](F.relu(m["enc"](x)))
+    backward(y)
+    return {"y": flat(y), "shape": list(y.shape), "dx": flat(x.grad), "dw": flat(m["enc"].weight.grad)}
+
+
 class Stack(nn.Module):
     def __init__(self):
         super().__init__()

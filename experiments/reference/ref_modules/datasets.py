@@ -90,3 +90,29 @@ def pack_padded_sequence():
     out, (h, c) = lstm(packed)
     y, _ = nn.utils.rnn.pad_packed_sequence(out, batch_first=True)
     return {"y": flat(y), "shape": list(y.shape), "h_n": flat(h), "c_n": flat(c)}
+
+
+def distributed_shards():
+    from torch.utils.data.distributed import DistributedSampler
+    ds = list(range(10))
+    return [list(DistributedSampler(ds, num_replicas=3, rank=r, shuffle=False)) for r in range(3)]
+
+
+def shard_facts(shards):
+    # How many samples each replica gets, and which replica first gets sample i.
+    first = {}
+    for r, s in enumerate(shards):
+        for i in s:
+            first.setdefault(i, r)
+    return {"lens": [len(s) for s in shards], "rank_of": [first[i] for i in range(10)]}
+
+
+@row
+def distributed_sampler_naive():
+    return shard_facts(distributed_shards())
+
+
+@row
+def distributed_sampler():
+    shards = distributed_shards()
+    return {**shard_facts(shards), "shards": shards}

@@ -71,24 +71,41 @@ def transformer_decoder_norm_first_by_name():
     return {"y": flat(y), "shape": list(y.shape)}
 
 
+def set_encoder_layer(l, b):
+    set_mha(l.self_attn, b)
+    setp(l.linear1.weight, b + 50.0)
+    setp(l.linear1.bias, b + 60.0)
+    setp(l.linear2.weight, b + 70.0)
+    setp(l.linear2.bias, b + 80.0)
+    setp(l.norm1.weight, b + 90.0)
+    setp(l.norm1.bias, b + 100.0)
+    setp(l.norm2.weight, b + 110.0)
+    setp(l.norm2.bias, b + 120.0)
+
+
 @row
 def transformer_encoder_stack():
     layer = nn.TransformerEncoderLayer(4, 2, dim_feedforward=6, dropout=0.0, batch_first=True)
     m = nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False)
     for i, l in enumerate(m.layers):
-        b = 200.0 * i
-        set_mha(l.self_attn, b)
-        setp(l.linear1.weight, b + 50.0)
-        setp(l.linear1.bias, b + 60.0)
-        setp(l.linear2.weight, b + 70.0)
-        setp(l.linear2.bias, b + 80.0)
-        setp(l.norm1.weight, b + 90.0)
-        setp(l.norm1.bias, b + 100.0)
-        setp(l.norm2.weight, b + 110.0)
-        setp(l.norm2.bias, b + 120.0)
+        set_encoder_layer(l, 200.0 * i)
     m.eval()
     x = leaf(data(2, 3, 4) * 2)
     y = m(x, mask=causal(3), is_causal=True)
     backward(y)
     return {"y": flat(y), "shape": list(y.shape), "dx": flat(x.grad),
             "dw": flat(m.layers[0].linear1.weight.grad)}
+
+
+@row
+def transformer():
+    m = nn.Transformer(d_model=4, nhead=2, num_encoder_layers=1, num_decoder_layers=1,
+                       dim_feedforward=6, dropout=0.0, batch_first=True)
+    set_encoder_layer(m.encoder.layers[0], 0.0)
+    set_decoder_layer(m.decoder.layers[0], 400.0)
+    m.eval()
+    src, tgt = leaf(data(2, 5, 4, phase=5.0) * 2), leaf(data(2, 3, 4) * 2)
+    y = m(src, tgt, tgt_mask=causal(3))
+    backward(y)
+    return {"y": flat(y), "shape": list(y.shape), "dx": flat(tgt.grad), "grad_src": flat(src.grad),
+            "dw": flat(m.encoder.layers[0].linear1.weight.grad)}

@@ -3,7 +3,7 @@
 import json  # noqa: F401
 
 import harness
-import attention, masks, conv_pool, functional_layers, creation_random, matrix_distance, elementwise_reduce, scatter_unique, padding, losses, vae, shape  # noqa: F401
+import attention, masks, conv_pool, functional_layers, creation_random, matrix_distance, elementwise_reduce, scatter_unique, padding, losses, vae, shape, distributions  # noqa: F401
 from harness import *  # noqa: F401,F403
 
 with warnings.catch_warnings():
