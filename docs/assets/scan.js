@@ -685,8 +685,11 @@
 
   function matchCall(rules, c) {
     let list = [];
-    if (c.ctor) list = ((rules.methods[c.ctor] || {})[c.member] || []).map(r => ({ r, top: true }));
-    else for (const s of c.cands) for (const e of rowsFor(rules, s, c.args)) if (!list.some(x => x.r === e.r)) list.push(e);
+    if (c.ctor) {
+      list = ((rules.methods[c.ctor] || {})[c.member] || []).map(r => ({ r, top: true }));
+      // A row may name the method itself (torch.optim.lr_scheduler.StepLR.step) without calling it.
+      for (const e of rowsFor(rules, `${c.ctor}.${c.member}`, c.args)) if (!list.some(x => x.r === e.r)) list.push(e);
+    } else for (const s of c.cands) for (const e of rowsFor(rules, s, c.args)) if (!list.some(x => x.r === e.r)) list.push(e);
     const primary = list.some(e => e.top) ? list.filter(e => e.top) : list;
     const rows = list.map(e => rules.rows[e.r]);
     let verdict = null;

@@ -25,6 +25,7 @@ pub fn rows(row: &mut impl FnMut(&str, Value)) {
     row("t_2d", out(t_2d::run(data([2, 3], &d))));
     row("transpose_01", out(transpose_01::run(data([2, 3, 4], &d))));
     row("size", json!({"v": size::run(data([2, 3, 4], &d))}));
+    row("ndim", json!({"v": ndim::run(data([2, 3, 4], &d))}));
     row("size_dim", json!({"v": size_dim::run(data([2, 3, 4], &d))}));
     row("contiguous", out(contiguous::run(data([2, 3, 4], &d))));
     row("mt_3d", out(mt_3d::run(data([2, 3, 4], &d))));
@@ -110,6 +111,14 @@ mod size {
     // x.size() 和 x.shape 是 dims()：一个 [usize; D]
     pub fn run(x: Tensor<3>) -> [usize; 3] {
         x.dims()
+    }
+}
+
+mod ndim {
+    use burn::prelude::*;
+
+    pub fn run(x: Tensor<3>) -> usize {
+        x.rank()
     }
 }
 

@@ -38,6 +38,11 @@ def size():
 
 
 @row
+def ndim():
+    return {"v": data(2, 3, 4).dim()}
+
+
+@row
 def size_dim():
     return {"v": data(2, 3, 4).size(1)}
 
