@@ -112,6 +112,11 @@
 
   // ------------------------------------------------------------------ types
   const TENSOR = { k: 'tensor' }, PARAMS = { k: 'params' }, PY = { k: 'py' };
+  // Modules that hold modules by name: an attribute of theirs is one of those.
+  const CONTAINERS = new Set(['nn.ModuleDict', 'nn.ModuleList', 'nn.Sequential']);
+  // The legacy typed constructors make a tensor, not an object of their own class.
+  const LEGACY_TENSORS = new Set(['torch.Tensor', 'torch.FloatTensor', 'torch.DoubleTensor', 'torch.HalfTensor',
+    'torch.LongTensor', 'torch.IntTensor', 'torch.ShortTensor', 'torch.ByteTensor', 'torch.BoolTensor']);
   // named_parameters() and the like: (name, tensor) pairs; the name is a str, not a tensor.
   const NAMED = { k: 'named' };
   const WEIGHT_TYING = '10-pitfalls/weight-tying';
@@ -493,6 +498,7 @@
       }
       for (let c = list.firstChild; c; c = c.nextSibling) {
         if (c.name === '*' || c.name === '**') {
+          if (c.name === '**') a.splat = true;  // **kwargs: any keyword may be there
           if (c.nextSibling) statement(c = c.nextSibling);
           continue;
         }
@@ -559,7 +565,7 @@
     function resultOf(s) {
       const parts = s.split('.'), last = parts[parts.length - 1];
       if (/^[A-Z]/.test(last)) {
-        if (s === 'nn.Parameter') return TENSOR;
+        if (s === 'nn.Parameter' || LEGACY_TENSORS.has(s)) return TENSOR;
         if (s === 'torch.device' || s === 'torch.Size' || s === 'torch.dtype') return PY;
         const g = s.startsWith('nn.') ? 'module' : s.startsWith('torch.optim.lr_scheduler.') ? 'sched'
           : s.startsWith('torch.optim.') ? 'optim' : s.startsWith('torch.utils.data.') ? 'data'
@@ -579,6 +585,8 @@
       if (ty === TENSOR) { rec({ call: 'Tensor.' + name, cands: ['Tensor.' + name], byName: false }); return PY_RESULT.has(name) ? PY : TENSOR; }
       if (ty.k === 'obj') {
         const g = GENERIC[ty.g] && known.has(GENERIC[ty.g] + name) ? GENERIC[ty.g] + name : null;
+        // self.transformer.wte(idx) on an nn.ModuleDict: a module it holds, not a method of its own.
+        if (!g && CONTAINERS.has(ty.c) && !known.has(ty.c + '.' + name)) return null;
         const s = g || ty.c + '.' + name;
         rec({ call: s, cands: [s], byName: false, ctor: g ? null : ty.c, member: name });
         return moduleResult(ty, name);
@@ -646,7 +654,7 @@
       if (!dispOk(x)) continue;
       const req = Object.keys(x.k || {}).filter(k => dist.has(k));
       if (!req.length) { plain.push([r, x]); continue; }
-      const missing = req.filter(k => !(k in kw));
+      const missing = a.splat ? [] : req.filter(k => !(k in kw));
       let ok = req.every(k => !(k in kw) || compatible(x.k[k], kw[k]));
       // One keyword left out, written as a literal, and one positional argument more than the row
       // (x.argmax(-1) for x.argmax(dim=1)): that argument is it. torch.f(x, …) has the input
@@ -657,7 +665,8 @@
       else if (missing.length) ok = false;
       if (ok) matched.push([r, x, req]);
     }
-    let chosen = matched.filter(([, , q]) => !matched.some(([, , q2]) => q2.length > q.length && q.every(k => q2.includes(k))));
+    // With **kwargs the keywords are unknown: every row of the call may be the one.
+    let chosen = a.splat ? matched.slice() : matched.filter(([, , q]) => !matched.some(([, , q2]) => q2.length > q.length && q.every(k => q2.includes(k))));
     chosen.sort((p, q) => q[2].length - p[2].length || p[0] - q[0]);
     if (!chosen.length) {
       const un = norm(uf, a.n);

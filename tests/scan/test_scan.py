@@ -140,6 +140,19 @@ def test_weight_tying_is_read_and_names_are_not_tensors(reports, parser, rules):
     assert "Tensor.dim" in calls and not any(c in calls for c in ("Tensor.endswith", "Tensor.upper"))
 
 
+def test_kwargs_splats_and_a_constructed_objects_methods_find_their_rows(parser, rules):
+    """DataLoader(ds, **kw) may be any of DataLoader's rows; sched.step() on a StepLR is the
+    row that names StepLR.step, though its PyTorch text does not call it."""
+    text = ("import torch\nfrom torch.utils.data import DataLoader\n"
+            "loader = DataLoader(ds, **kwargs)\nloader = DataLoader(ds, batch_size=4)\n"
+            "sched = torch.optim.lr_scheduler.StepLR(opt, step_size=3)\nsched.step()\n")
+    rep = cmd.run_scanner(rules, parser.read_bytes(), text)
+    rows = {c["line"]: c["rows"] or [] for c in rep["calls"]}
+    assert "training-batches" in rows[3] and "training-shuffle_order" in rows[3] and "training-drop_last" in rows[3]
+    assert rows[4] == ["training-batches"]
+    assert rows[6] == ["training-step_lr"]
+
+
 def test_a_missed_call_a_wrong_row_and_traps_fail(parser, rules):
     """The comparison on real scans gone wrong: a call deleted from the script, a row whose
     anchor changed in the rules, a `scan:` entry gone (a trap missing) and one added (a trap

@@ -19,6 +19,11 @@ pub fn rows(row: &mut impl FnMut(&str, Value)) {
     let y = cdist::run(a.clone(), b.clone());
     let g = gsum(&y);
     row("cdist", with_y(&y, json!({"dx": grad(&a, &g), "grad_b": grad(&b, &g)})));
+    // The same entries as the script's sparse_coo_tensor; (2, 2) twice.
+    let a = sparse_mm::dense(&[0, 1, 1, 2, 2], &[1, 0, 2, 2, 2], &[0.5, -1.0, 2.0, 0.25, 0.5], 3, &ad);
+    let x = data([3, 4], &ad).require_grad();
+    let y = sparse_mm::run(a, x.clone());
+    row("sparse_mm", with_y(&y, json!({"dx": grad(&x, &gsum(&y))})));
 }
 
 mod einsum_bmm {
@@ -61,5 +66,22 @@ mod cdist {
     pub fn run(a: Tensor<3>, b: Tensor<3>) -> Tensor<3> {
         let diff = a.unsqueeze_dim::<4>(2) - b.unsqueeze_dim::<4>(1);
         diff.powi_scalar(2).sum_dim(3).squeeze_dim::<3>(3).sqrt()
+    }
+}
+
+mod sparse_mm {
+    use burn::prelude::*;
+
+    // 稀疏的 A（COO：行、列、值）填成稠密的 [n, n]，同一格的值相加
+    pub fn dense(rows: &[usize], cols: &[usize], vals: &[f32], n: usize, device: &Device) -> Tensor<2> {
+        let mut a = vec![0.0f32; n * n];
+        for ((&r, &c), &v) in rows.iter().zip(cols).zip(vals) {
+            a[r * n + c] += v;
+        }
+        Tensor::<1>::from_floats(a.as_slice(), device).reshape([n, n])
+    }
+
+    pub fn run(a: Tensor<2>, x: Tensor<2>) -> Tensor<2> {
+        a.matmul(x)
     }
 }

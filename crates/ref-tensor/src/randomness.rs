@@ -15,6 +15,12 @@ pub fn rows(row: &mut impl FnMut(&str, Value)) {
         "min_ge_0": v.iter().all(|&x| x >= 0.0), "max_lt_1": v.iter().all(|&x| x < 1.0),
         "mean": v.iter().sum::<f64>() / v.len() as f64, "shape": t.dims().to_vec(),
         "dtype": dtype_name(t.dtype())}));
+    let p = randperm::run(10, &d);
+    let v: Vec<i64> = p.to_data().try_to_vec_as::<i64>().unwrap();
+    let mut sorted = v.clone();
+    sorted.sort();
+    row("randperm", json!({"sorted": sorted, "moved": v.iter().enumerate().any(|(i, &x)| x != i as i64),
+        "shape": p.dims().to_vec()}));
     let t = randn::run(&d);
     let v: Vec<f64> = t.to_data().try_to_vec_as::<f64>().unwrap();
     let n = v.len() as f64;
@@ -87,5 +93,15 @@ mod randn_like {
 
     pub fn run(x: Tensor<2>) -> Tensor<2> {
         x.random_like(Distribution::Normal(0.0, 1.0))
+    }
+}
+
+mod randperm {
+    use burn::prelude::*;
+    use burn::tensor::Distribution;
+
+    // n 个均匀随机数的 argsort 是 0..n 的一个随机排列
+    pub fn run(n: usize, device: &Device) -> Tensor<1, Int> {
+        Tensor::<1>::random([n], Distribution::Default, device).argsort(0)
     }
 }

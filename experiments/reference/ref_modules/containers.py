@@ -17,7 +17,7 @@ def sequential():
 
 @row
 def module_dict():
-    m = nn.ModuleDict({"enc": nn.Linear(4, 3), "head": nn.Linear(3, 2)})
+    m = nn.ModuleDict(dict(enc=nn.Linear(4, 3), head=nn.Linear(3, 2)))
     setp(m["enc"].weight, 10.0)
     setp(m["enc"].bias, 20.0)
     setp(m["head"].weight, 30.0)

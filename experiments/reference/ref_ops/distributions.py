@@ -25,8 +25,8 @@ def categorical_entropy():
 
 def sample_row():
     torch.manual_seed(0)
-    fixed = Categorical(probs=torch.tensor(ONE_HOT_PROBS)).sample((4,))
-    s = Categorical(probs=torch.tensor([0.2, 0.5, 0.3])).sample((20000,))
+    fixed = Categorical(torch.tensor(ONE_HOT_PROBS)).sample((4,))
+    s = Categorical(torch.tensor([0.2, 0.5, 0.3])).sample((20000,))
     return {"fixed": vals(fixed), "shape": list(fixed.shape),
             "freq": [float((s == c).double().mean()) for c in range(3)]}
 

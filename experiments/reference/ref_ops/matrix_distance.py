@@ -30,3 +30,14 @@ def addmm():
 def cdist():
     a, b = leaf(data(2, 3, 4)), leaf(coef(2, 5, 4))
     return backward(torch.cdist(a, b), dx=a, grad_b=b)
+
+
+SPARSE_IDX = [[0, 1, 1, 2, 2], [1, 0, 2, 2, 2]]
+SPARSE_VALS = [0.5, -1.0, 2.0, 0.25, 0.5]
+
+
+@row
+def sparse_mm():
+    a = torch.sparse_coo_tensor(torch.tensor(SPARSE_IDX), torch.tensor(SPARSE_VALS), (3, 3))
+    x = leaf(data(3, 4))
+    return backward(torch.sparse.mm(a, x), dx=x)

@@ -34,6 +34,14 @@ def randn():
 
 
 @row
+def randperm():
+    torch.manual_seed(0)
+    p = torch.randperm(10)
+    return {"sorted": [int(v) for v in p.sort().values], "moved": bool((p != torch.arange(10)).any()),
+            "shape": list(p.shape)}
+
+
+@row
 def randint():
     torch.manual_seed(0)
     t = torch.randint(0, 10, (1000,))
