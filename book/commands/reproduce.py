@@ -1,6 +1,8 @@
 """Rerun experiments into a scratch cache and hold them against the committed entries.
 
     python -m book.commands.reproduce [ID ...]     (make reproduce IDS="a b")
+    python -m book.commands.reproduce --shard k/N [--hardware cuda] [--records FILE]
+                                                   (make reproduce SHARD=k/N HARDWARE=… RECORDS=…)
 
 Each experiment that holds gets a line in the ledger, build_outputs/reproductions.jsonl
 (its entry's key, the commit, this CPU's class, the date); one that does not gets none.
@@ -244,12 +246,33 @@ def record(book: Book, ids: list[str]) -> list[dict]:
              "cpu": cpu, "date": date} for i in ids]
 
 
+def _args(argv):
+    import argparse
+    ap = argparse.ArgumentParser(prog="python -m book.commands.reproduce")
+    ap.add_argument("ids", nargs="*", help="实验 id（默认：全部不需要硬件的）")
+    ap.add_argument("--shard", help="k/N：只重跑 N 份里的第 k 份（按记录的运行时间分）")
+    ap.add_argument("--hardware", help="只重跑第一个硬件要求是它的实验（cuda、vulkan）")
+    ap.add_argument("--records", help="把这次的结果（held、failed、skipped）写成 JSON 行，给 ledger_merge 合并")
+    return ap.parse_args(argv)
+
+
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
+    from ..pipeline import shards
+    args = _args(sys.argv[1:] if argv is None else argv)
     book = Book()
-    ids = argv or [e.id for e in discover(book) if not e.requires]
     try:
-        results = rerun(book, ids)
+        exps = discover(book)
+        if args.ids and (args.shard or args.hardware):
+            raise BookError("IDS 和 SHARD / HARDWARE 只写一种")
+        if args.shard or args.hardware:
+            ids = shards.select(book, exps, args.shard, args.hardware)
+        else:
+            ids = args.ids or [e.id for e in exps if not e.requires]
+        # A hardware group on a machine without that hardware: skipped, never reproduced.
+        missing = args.hardware and not hardware.available(args.hardware)
+        skipped = [i for i in ids if missing and i in {e.id for e in exps if e.requires}]
+        ids = [i for i in ids if i not in skipped]
+        results = rerun(book, ids) if ids else {}
     except BookError as e:
         print(f"错误：{e}", file=sys.stderr)
         return 2
@@ -257,10 +280,20 @@ def main(argv=None):
     problems = [p for i in ids for p in results[i]]
     # What held goes into the ledger; a failure records nothing (and fails the command).
     ledger.append(book, record(book, held))
+    if args.records:
+        from ..paths import write_atomic
+        status = {**{i: "held" for i in held}, **{i: "failed" for i in ids if results[i]},
+                  **{i: "skipped" for i in skipped}}
+        recs = record(book, sorted(status))
+        write_atomic(Path(args.records), "".join(
+            json.dumps(dict(r, status=status[r["id"]]), ensure_ascii=False) + "\n" for r in recs))
     for p in problems:
         print(f"错误：{p}", file=sys.stderr)
+    for i in skipped:
+        print(f"跳过 {i}：这台机器没有 {args.hardware}，没有重跑，也不算复现")
     print(f"{len(held)} 个实验重跑后和缓存一致（逐字节；cpu: 字段在另一类 CPU 上按容差），"
-          f"记进 build_outputs/{ledger.FILE}" + (f"；{len(ids) - len(held)} 个不一致" if problems else ""))
+          f"记进 build_outputs/{ledger.FILE}" + (f"；{len(ids) - len(held)} 个不一致" if problems else "")
+          + (f"；{len(skipped)} 个跳过" if skipped else ""))
     return 1 if problems else 0
 
 

@@ -129,24 +129,69 @@ def render(found: dict, ref: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_markdown(found: dict, ref: str) -> str:
+    """The same categories as render(), as Markdown for a pull request's job summary: a count
+    table first, then each category's experiments."""
+    items = [(cat, found[cat]) for cat in ORDER if found.get(cat)]
+    lines = [f"### build_outputs/ 与 `{ref}` 相比", ""]
+    if not items:
+        lines.append("没有变化" + ("" if "volatile" in found else "（只有计时变了的不算）"))
+        return "\n".join(lines) + "\n"
+    lines += ["| 变化 | 实验数 |", "|---|---:|"] + [f"| {TITLES[c]} | {len(v)} |" for c, v in items]
+    for cat, entries in items:
+        lines += ["", f"#### {TITLES[cat]}（{len(entries)}）", ""]
+        for exp_id, details in entries:
+            text = "；".join(d.replace("|", "\\|") for d in details)
+            lines.append(f"- `{exp_id}`" + (f"：{text}" if text else ""))
+    return "\n".join(lines) + "\n"
+
+
+def uncommitted(book: Book) -> list[tuple[str, str]]:
+    """(experiment id, category) of every entry the working tree has changed against HEAD,
+    timings aside: after `make site` on a fresh checkout, the experiments whose inputs changed
+    in the commit but whose outputs were not regenerated and committed with them."""
+    found = review(book, "HEAD")
+    return [(exp_id, cat) for cat in ORDER if cat in found for exp_id, _ in found[cat]]
+
+
 def main(argv=None) -> int:
     import argparse
     ap = argparse.ArgumentParser(prog="python -m book.commands.review")
     ap.add_argument("ref", nargs="?", default="HEAD")
     ap.add_argument("--volatile", action="store_true", help="也列出只有计时变了的实验")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--format", choices=["text", "markdown", "json"], default="text")
+    ap.add_argument("--committed", action="store_true",
+                    help="工作区的 build_outputs/ 和 HEAD 不同（计时除外）就失败，列出实验")
     args = ap.parse_args(argv)
     book = Book()
     try:
+        if args.committed:
+            return _committed(book)
         found = review(book, args.ref, args.volatile)
     except BookError as e:
         print(f"错误：{e}", file=sys.stderr)
         return 2
-    if args.json:
+    fmt = "json" if args.json else args.format
+    if fmt == "json":
         print(json.dumps(found, ensure_ascii=False, indent=1))
+    elif fmt == "markdown":
+        print(render_markdown(found, args.ref), end="")
     else:
         print(render(found, args.ref), end="")
     return 0
+
+
+def _committed(book: Book) -> int:
+    stale = uncommitted(book)
+    if not stale:
+        print("build_outputs/ 和提交的一致：每个实验的输出都随它的输入一起提交了")
+        return 0
+    print("这些实验的输入在提交里变了，提交的 build_outputs/ 却不是它们现在的输出"
+          "（本地 make site，再把 build_outputs/ 和改动一起提交）：", file=sys.stderr)
+    for exp_id, cat in stale:
+        print(f"- {exp_id}（{TITLES[cat]}）", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":

@@ -92,3 +92,35 @@ def test_cli_exit_codes(repo, monkeypatch, capsys):
     assert review.main(["HEAD"]) == 0
     assert review.main(["nope"]) == 2
     assert "nope" in capsys.readouterr().err
+
+
+def test_the_markdown_summary_shows_each_kind_of_change(repo):
+    """What a pull request's job summary shows: a count for each category, then each
+    experiment under its category with what changed."""
+    put(repo, "a", "outcome.json", outcome(burn="panic", ok=True))
+    put(repo, "b", "outcome.json", outcome(worst=3e-7))
+    put(repo, "c", "burn.json", '{"x": 1.5}\n')
+    put(repo, "d", "inputs.json", '{"key": "b"}\n')
+    put(repo, "e", "volatile.json", '{"ran_at": "t2"}\n')
+    put(repo, "new", "outcome.json", outcome())
+    md = review.render_markdown(review.review(repo, "HEAD"), "origin/main")
+    lines = md.splitlines()
+    assert lines[0] == "### build_outputs/ 与 `origin/main` 相比"
+    for cat, n in (("added", 1), ("outcome", 1), ("worst", 1), ("text", 1), ("inputs", 1)):
+        assert f"| {review.TITLES[cat]} | {n} |" in lines
+        assert f"#### {review.TITLES[cat]}（{n}）" in lines
+    assert "- `a`：burn：ok → panic" in lines
+    assert "- `b`：1.000e-07 → 3.000e-07" in lines
+    assert "- `c`：burn.json" in lines and "- `d`：inputs.json" in lines and "- `new`" in lines
+    assert "`e`" not in md  # a timing alone is not a change
+    assert "没有变化" in review.render_markdown({k: [] for k in review.ORDER}, "x")
+
+
+def test_committed_fails_listing_entries_the_commit_did_not_regenerate(repo, monkeypatch, capsys):
+    monkeypatch.setattr(review, "Book", lambda: repo)
+    put(repo, "e", "volatile.json", '{"ran_at": "t2"}\n')  # a rerun's timings alone: fine
+    assert review.main(["--committed"]) == 0
+    put(repo, "d", "inputs.json", '{"key": "b"}\n')
+    assert review.main(["--committed"]) == 1
+    err = capsys.readouterr().err
+    assert "- d（只有输入变了（输出逐字节相同））" in err and "make site" in err
