@@ -19,9 +19,11 @@ from . import regions
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 ROW_KEYS = {"id", "topic", "torch", "burn", "src", "tol", "verdict", "how", "spellings", "fix",
-            "pitfall"}
-# What only the pages and the search show: editing these reruns nothing (cache/keys.py).
-DISPLAY_KEYS = {"how", "src", "topic", "spellings", "pitfall"}
+            "pitfall", "when"}
+# What only the pages, the search and the scan show: editing these reruns nothing (cache/keys.py).
+# `when`: the condition a row is about ("模型里有 nn.LSTM 时"): the scan lists such a row after
+# the others and takes a call's verdict and pitfalls from the unconditional rows when it has any.
+DISPLAY_KEYS = {"how", "src", "topic", "spellings", "pitfall", "when"}
 # Each spelling a script may use for the row's call: torch.sort, Tensor.sort (the method),
 # F.cross_entropy, nn.CrossEntropyLoss. The search index and the script scan read them.
 SPELLING_RE = re.compile(r"^(torch|Tensor|F|nn)(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -115,10 +117,13 @@ def _row(path, where_, r, docs: Path, topic: str | None) -> dict:
     pitfall = r.get("pitfall")
     if pitfall is not None:
         _check_pitfall(path, rid, pitfall, docs)
+    when = r.get("when")
+    if when is not None and not (isinstance(when, str) and when.strip().endswith("时")):
+        _fail(path, f"行 {rid}：when 写这一行讲的情形，以「时」结尾（如 模型里有 nn.LSTM 时），得到 {when!r}")
     return {"id": rid, "topic": r["topic"].strip(), "torch": r["torch"],
             "src": src, "tol": None if tol is None else float(tol), "verdict": verdict,
             "how": str(r.get("how", "")).strip(), "spellings": list(sp),
-            "fix": r.get("fix"), "pitfall": pitfall}
+            "fix": r.get("fix"), "pitfall": pitfall, "when": when.strip() if when else None}
 
 
 def _check_keys(path, where_, got, allowed):

@@ -27,7 +27,7 @@ VERSION = 1
 SYNONYMS = Path(__file__).resolve().parents[1] / "site" / "search_synonyms.yaml"
 PITFALLS = "10-pitfalls"
 # What a `scan:` entry may say besides `call:` (docs/scan.md explains each).
-SCAN_KEYS = {"call", "has", "eq", "arg"}
+SCAN_KEYS = {"call", "has", "eq", "arg", "unless"}
 # The prefixes a scanned call's spelling can have beyond the rows' own spellings: module paths
 # the scanner resolves imports to, and the receivers it types (a method on a tensor is Tensor.x).
 PATTERN = re.compile(r"^(torch|nn|F)(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -65,7 +65,7 @@ def _rows(book: Book, alias: list[list[str]]) -> tuple[list[dict], dict, dict]:
             idx = len(rows)
             default = r["id"].startswith("default_")
             rows.append({"a": reference.anchor(exp_id, r["id"]), "v": _state(book, exp_id, r),
-                         "t": r["torch"], "p": r.get("pitfall"), "d": default,
+                         "t": r["torch"], "p": r.get("pitfall"), "d": default, "w": r.get("when"),
                          "f": reference.anchor(exp_id, r["fix"]) if r.get("fix") in by_id else None})
             names = r.get("spellings") or []
             for s in names:
@@ -113,8 +113,11 @@ def _scan_entries(pages: dict, known: set) -> list[dict]:
             raise BookError(f"docs/{page}.md：front matter 的 scan: 应当是一个列表")
         for e in entries:
             if not isinstance(e, dict) or not isinstance(e.get("call"), str) or set(e) - SCAN_KEYS:
-                raise BookError(f"docs/{page}.md：scan: 的每一项是 {{call: 写法}}，可以再加 has、eq、arg；"
+                raise BookError(f"docs/{page}.md：scan: 的每一项是 {{call: 写法}}，可以再加 has、eq、arg、unless；"
                                 f"得到 {e!r}")
+            if "unless" in e and not (isinstance(e["unless"], str) and _producible(e["unless"], known)):
+                raise BookError(f"docs/{page}.md：scan: 的 unless 写一个扫描器会认出的写法（如 torch.save），"
+                                f"得到 {e['unless']!r}")
             if not _producible(e["call"], known):
                 raise BookError(f"docs/{page}.md：scan: 里的 {e['call']!r} 不是扫描器会认出的写法："
                                 "写完整的路径（torch.utils.data.DataLoader、nn.Module.to、Tensor.half），"

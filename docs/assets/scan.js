@@ -491,7 +491,7 @@
     }
     // Arguments of a call: what the matcher needs to know about them.
     function args(list) {
-      const a = { pos: 0, kw: {}, n: 0, disp: [], posLits: [], values: [], dotted: [], groupKeys: [] };
+      const a = { pos: 0, kw: {}, n: 0, disp: [], posLits: [], values: [], dotted: [], groupKeys: [], texts: [] };
       if (kids(list).some(c => c.name === 'for')) {
         a.pos = 1; a.n = 1; a.posLits.push('x'); a.values.push(comprehension(list));
         return a;
@@ -515,6 +515,7 @@
         if (v.lit === 'dict' || v.lit === 'dlist') a.disp.push(a.pos);
         if (a.pos === 0 && v.lit === 'dlist') a.groupKeys = v.keys;
         a.posLits.push(v.lit || 'x'); a.pos++; a.n++; a.values.push(v); a.dotted.push(dottedOf(v));
+        a.texts.push(str(c).replace(/\s+/g, ''));
       }
       return a;
     }
@@ -527,7 +528,8 @@
       const a = args(list);
       const at = v.nameTok || list;
       const rec = spelling => {
-        const text = src.slice(from, list.to).trim().replace(/\s+/g, ' ').replace(/\(\s+/g, '(').replace(/,\s*\)/g, ')');
+        const text = src.slice(from, list.to).trim().replace(/,\s*\n\s*\)/g, ')').replace(/\s+/g, ' ').replace(/\(\s+/g, '(').replace(/\s+\)/g, ')');
+        // (A trailing comma before a closing line goes; a one-element tuple (n,) keeps its comma.)
         const entry = { pos: at.from, line: lineOf(at.from), text: text.length > 90 ? text.slice(0, 89) + '…' : text, args: a };
         found.push(Object.assign(entry, spelling));
       };
@@ -535,6 +537,14 @@
       if (v.path) {
         if (!isTorch(v.path)) { out.ty = PY; return out; }
         const s = normalize(v.path);
+        // AdamW(model.parameters(), …), clip_grad_norm_(model.parameters(), …): the parameters
+        // handed to the call are part of it, not a count of their own.
+        if (a.values.some(x => x.ty === PARAMS)) {
+          for (let i = found.length - 1; i >= 0; i--) {
+            const f = found[i];
+            if (f.pos >= list.from && f.pos < list.to && /\.parameters$/.test(f.call)) found.splice(i, 1);
+          }
+        }
         rec({ call: s, cands: [s], byName: false });
         out.ty = resultOf(s);
         return out;
@@ -580,7 +590,7 @@
     }
     function method(recv, name, rec) {
       const ty = recv.ty;
-      if (!ty) return byName(name, rec);
+      if (!ty) return byName(name, rec, recv);
       if (ty === TENSOR && STR_ONLY.has(name)) return PY;
       if (ty === TENSOR) { rec({ call: 'Tensor.' + name, cands: ['Tensor.' + name], byName: false }); return PY_RESULT.has(name) ? PY : TENSOR; }
       if (ty.k === 'obj') {
@@ -606,11 +616,18 @@
       if (name === 'named_parameters' || name === 'named_buffers') return NAMED;
       return null;
     }
-    function byName(name, rec) {
-      const cands = rules.prefixes.map(p => p + name).filter(s => known.has(s));
+    function byName(name, rec, recv) {
+      let cands = rules.prefixes.map(p => p + name).filter(s => known.has(s));
+      // A receiver of no known type with both a module's and an optimizer's method of this name
+      // (state_dict, load_state_dict, zero_grad): its name says which (optimizer, opt → the
+      // optimizer; model, net, raw_model → the module).
+      const who = (recv && recv.target && (recv.target.name || recv.target.selfAttr)) || '';
+      const opt = cands.filter(c => c.startsWith('torch.optim.Optimizer.')), mod = cands.filter(c => c.startsWith('nn.Module.'));
+      if (opt.length && mod.length) cands = /optim|^opt(_|$)|_opt$/i.test(who) ? opt : mod;
       if (!cands.length) return null;
       rec({ call: cands.join(' | '), cands, byName: true });
       if (cands.every(c => c.startsWith('Tensor.'))) return PY_RESULT.has(name) ? PY : TENSOR;
+      if (cands.every(c => c.startsWith('nn.Module.')) && (name === 'parameters' || name.startsWith('named_'))) return moduleResult({}, name);
       return null;
     }
   }
@@ -642,6 +659,8 @@
     for (const k of a.groupKeys || []) if (!(k in kw)) kw[k] = 'x';
     // A default row (default_adam_eps) may have no call in its text: it is still about the call.
     const main = use.filter(([r]) => !rules.rows[r].d), defs = entries.filter(([r]) => rules.rows[r].d);
+    // attn_mask=None is the default written out: not given, unless a row is about None itself.
+    for (const k of Object.keys(kw)) if (kw[k] === 'none' && !entries.some(([, x]) => (x.k || {})[k] === 'none')) delete kw[k];
     // Keywords that tell the rows of this spelling apart: not written by every row, or
     // written with different literal values.
     const seen = {};
@@ -692,19 +711,26 @@
     return list.filter(e => !fixes.has(rules.rows[e.r].a));
   }
 
-  function matchCall(rules, c) {
+  function matchCall(rules, c, anywhere) {
     let list = [];
     if (c.ctor) {
       list = ((rules.methods[c.ctor] || {})[c.member] || []).map(r => ({ r, top: true }));
       // A row may name the method itself (torch.optim.lr_scheduler.StepLR.step) without calling it.
       for (const e of rowsFor(rules, `${c.ctor}.${c.member}`, c.args)) if (!list.some(x => x.r === e.r)) list.push(e);
     } else for (const s of c.cands) for (const e of rowsFor(rules, s, c.args)) if (!list.some(x => x.r === e.r)) list.push(e);
-    const primary = list.some(e => e.top) ? list.filter(e => e.top) : list;
+    // Rows about a condition (when: 模型里有 nn.LSTM 时) come after the others and lend the call
+    // their verdict and pitfalls only where no unconditional row matched.
+    list = list.filter(e => !rules.rows[e.r].w).concat(list.filter(e => rules.rows[e.r].w));
+    const firm = list.filter(e => !rules.rows[e.r].w), pool = firm.length ? firm : list;
+    const primary = pool.some(e => e.top) ? pool.filter(e => e.top) : pool;
     const rows = list.map(e => rules.rows[e.r]);
     let verdict = null;
     for (const e of primary) { const v = rules.rows[e.r].v; if (!verdict || SEVERITY[v] > SEVERITY[verdict]) verdict = v; }
     const pits = new Set(primary.map(e => rules.rows[e.r].p).filter(Boolean));
-    for (const e of rules.scan) if (c.cands.includes(e.call) && scanHolds(e, c.args)) pits.add(e.page);
+    for (const e of rules.scan) {
+      const own = e.unless && anywhere && (anywhere.get(e.unless) || []).includes((c.args.texts || [])[0]);
+      if (c.cands.includes(e.call) && scanHolds(e, c.args) && !own) pits.add(e.page);
+    }
     return { rows: rows.length ? rows.map(r => r.a) : null, verdict, pitfalls: [...pits].sort() };
   }
   function scanHolds(e, a) {
@@ -719,7 +745,11 @@
 
   function report(found, errors, rules, lines, statements) {
     found.sort((p, q) => p.line - q.line || p.pos - q.pos);
-    const calls = found.map(c => Object.assign({ line: c.line, text: c.text, call: c.call, by_name: c.byName }, matchCall(rules, c)));
+    // Each spelling the script calls and the arguments it passes, as written: a scan: entry's
+    // `unless` (torch.load of a file the script itself writes with torch.save) reads them.
+    const anywhere = new Map();
+    for (const c of found) for (const s of c.cands) anywhere.set(s, (anywhere.get(s) || []).concat(c.args.texts || []));
+    const calls = found.map(c => Object.assign({ line: c.line, text: c.text, call: c.call, by_name: c.byName }, matchCall(rules, c, anywhere)));
     const count = { calls: calls.length, same: 0, differs: 0, none: 0, unknown: 0, by_name: 0 };
     const pits = new Map();
     for (const c of calls) {

@@ -153,6 +153,44 @@ def test_kwargs_splats_and_a_constructed_objects_methods_find_their_rows(parser,
     assert rows[6] == ["training-step_lr"]
 
 
+GPT_LOOP = """import torch
+import torch.nn.functional as F
+y = F.scaled_dot_product_attention(q, k, v, attn_mask=None, dropout_p=0.1, is_causal=True)
+ix = torch.randint(10, (batch_size,))
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+optimizer.zero_grad(set_to_none=True)
+sd = optimizer.state_dict()
+optimizer.load_state_dict(sd)
+model.load_state_dict(torch.load("ckpt.pt"))
+torch.save(raw_model.state_dict(), "ckpt.pt")
+"""
+
+
+def test_a_gpt_training_loop_gets_the_rows_of_what_it_does(parser, rules):
+    """The calls of a minimal GPT training loop whose receivers the scan cannot type: an
+    optimizer's methods are the optimizer's and a model's load_state_dict is the module's (by
+    the receiver's name); attn_mask=None is no mask; parameters handed to AdamW are not a count;
+    rows about a condition (when:) neither set the verdict nor name their pitfalls."""
+    rep = cmd.run_scanner(rules, parser.read_bytes(), GPT_LOOP)
+    by = {(c["line"], c["call"].split(" | ")[0]): c for c in rep["calls"]}
+    sdpa = by[(3, "F.scaled_dot_product_attention")]
+    assert sdpa["rows"][0] == "ops-sdpa_causal" and sdpa["verdict"] == "same"
+    assert not any("mask" in r for r in sdpa["rows"])
+    assert by[(4, "torch.randint")]["text"] == "torch.randint(10, (batch_size,))"
+    assert (5, "nn.Module.parameters") not in by and by[(5, "torch.optim.AdamW")]["rows"]
+    assert by[(6, "torch.optim.Optimizer.zero_grad")]["rows"]
+    for line in (7, 8):
+        c = next(c for c in rep["calls"] if c["line"] == line)
+        assert c["call"].startswith("torch.optim.Optimizer.") and "nn.Module" not in c["call"]
+    load = next(c for c in rep["calls"] if c["line"] == 9 and "load_state_dict" in c["call"])
+    assert load["call"] == "nn.Module.load_state_dict" and load["verdict"] == "same"
+    assert "10-pitfalls/weight-dtype" not in load["pitfalls"]
+    assert load["rows"].index("training-load_f64_into_f32") > load["rows"].index("training-save_load_file")
+    save = next(c for c in rep["calls"] if c["line"] == 10 and "state_dict" in c["call"])
+    assert save["verdict"] == "same" and "10-pitfalls/export-pytorch" not in save["pitfalls"]
+    assert save["rows"][-1] == "store-export_no_adapter"
+
+
 def test_a_missed_call_a_wrong_row_and_traps_fail(parser, rules):
     """The comparison on real scans gone wrong: a call deleted from the script, a row whose
     anchor changed in the rules, a `scan:` entry gone (a trap missing) and one added (a trap
@@ -238,8 +276,9 @@ def test_valid_python_the_parser_marks_is_no_syntax_error(parser, rules):
     assert report["errors"] == [] and written_out["errors"] == []
     calls = [(c["line"], c["call"], c["rows"]) for c in report["calls"]]
     assert calls == [(c["line"], c["call"], c["rows"]) for c in written_out["calls"]]
+    # Adam(model.parameters(), …): the parameters handed over are part of the optimizer's call.
     assert [c[:2] for c in calls] == [(3, "nn.Dropout"), (4, "torch.full"), (5, "torch.optim.Adam"),
-                                      (5, "nn.Module.parameters"), (11, "torch.zeros")]
+                                      (11, "torch.zeros")]
 
 
 def test_make_scan_prints_a_report_and_exits_0(capsys):
@@ -306,3 +345,14 @@ def test_the_rules_carry_what_the_map_and_the_pages_say(rules):
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__]))
+
+
+def test_a_checkpoint_the_script_writes_itself_is_not_a_bfloat16_file(parser, rules):
+    """pt-legacy-bf16's scan: entry says `unless: torch.save`: a torch.load of the very file
+    the script saves (the same argument, as written) does not name it; another file does."""
+    text = ('import torch\ntorch.save(model.state_dict(), os.path.join("out", "ckpt.pt"))\n'
+            'sd = torch.load(os.path.join("out", "ckpt.pt"))\nother = torch.load("pretrained.pt")\n')
+    rep = cmd.run_scanner(rules, parser.read_bytes(), text)
+    pits = {c["line"]: c["pitfalls"] for c in rep["calls"] if c["call"] == "torch.load"}
+    assert "10-pitfalls/pt-legacy-bf16" not in pits[3]
+    assert "10-pitfalls/pt-legacy-bf16" in pits[4]
