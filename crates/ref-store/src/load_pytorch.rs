@@ -79,7 +79,16 @@ pub fn rows(row: &mut impl FnMut(&str, Value)) {
         let g = backward(&y);
         row("load_lstm_split", json!({"y": flat(y.clone()), "shape": y.dims(), "dx": grad(x, &g)}));
     }
+    {
+        let gru = load_gru_split::load(GRU_PT, &ad);
+        let x = data([2, 3, 3], 0.0, &ad).require_grad();
+        let y = load_gru_split::forward(&gru, x.clone());
+        let g = backward(&y);
+        row("load_gru_split", json!({"y": flat(y.clone()), "shape": y.dims(), "dx": grad(x, &g)}));
+    }
 }
+
+const GRU_PT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/gru.pt");
 
 mod load_linear {
     use burn::nn::{Linear, LinearConfig};
@@ -335,5 +344,52 @@ mod load_lstm_split {
     pub fn forward(lstm: &Lstm, x: Tensor<3>) -> Tensor<3> {
         let (y, _state) = lstm.forward(x, None);
         y
+    }
+}
+
+mod load_gru_split {
+    use burn::module::Param;
+    use burn::nn::{GateController, Gru, GruConfig, Linear, LinearConfig};
+    use burn::prelude::*;
+    use burn::store::{bridge, ModuleStore, PytorchStore};
+
+    fn read<const D: usize>(store: &mut PytorchStore, name: &str, device: &Device) -> Tensor<D> {
+        let tensor = store.get_tensor(name).expect("read gru.pt").expect(name);
+        Tensor::from_data(bridge::to_data(tensor).expect(name), device)
+    }
+
+    // PyTorch 的 weight [out, in] 和 bias → burn 的 Linear（weight 是 [in, out]）
+    fn linear(weight: Tensor<2>, bias: Tensor<1>) -> Linear {
+        let [d_output, d_input] = weight.dims();
+        let mut lin = LinearConfig::new(d_input, d_output).init(&weight.device());
+        lin.weight = Param::from_tensor(weight.transpose());
+        lin.bias = Some(Param::from_tensor(bias));
+        lin
+    }
+
+    /// PyTorch 把三个门按 r、z、n 的顺序叠在 weight_ih_l0 [3h, in]、weight_hh_l0 [3h, h]、
+    /// bias_ih_l0、bias_hh_l0 里；burn 的 Gru 每个门一个 GateController：按行切成三块装进去
+    pub fn load(path: &str, device: &Device) -> Gru {
+        let mut store = PytorchStore::from_file(path);
+        let w_ih: Tensor<2> = read(&mut store, "gru.weight_ih_l0", device);
+        let w_hh: Tensor<2> = read(&mut store, "gru.weight_hh_l0", device);
+        let b_ih: Tensor<1> = read(&mut store, "gru.bias_ih_l0", device);
+        let b_hh: Tensor<1> = read(&mut store, "gru.bias_hh_l0", device);
+        let [three_h, d_input] = w_ih.dims();
+        let h = three_h / 3;
+        let gate = |g: usize| GateController {
+            input_transform: linear(w_ih.clone().narrow(0, g * h, h), b_ih.clone().narrow(0, g * h, h)),
+            hidden_transform: linear(w_hh.clone().narrow(0, g * h, h), b_hh.clone().narrow(0, g * h, h)),
+        };
+        // nn.GRU(3, 4, batch_first=True)；reset_after 默认 true，和 PyTorch 的 n 门一样
+        let mut gru = GruConfig::new(d_input, h, true).init(device);
+        gru.reset_gate = gate(0);
+        gru.update_gate = gate(1);
+        gru.new_gate = gate(2);
+        gru
+    }
+
+    pub fn forward(gru: &Gru, x: Tensor<3>) -> Tensor<3> {
+        gru.forward(x, None)
     }
 }

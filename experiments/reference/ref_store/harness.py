@@ -59,6 +59,19 @@ class Zoo(nn.Module):
 # endregion: zoo
 
 
+class GruZoo(nn.Module):
+    """A GRU under the field name the burn side reads its tensors by (gru.weight_ih_l0 …)."""
+    def __init__(self):
+        super().__init__()
+        self.gru = nn.GRU(3, 4, batch_first=True)
+
+
+def make_gru():
+    """What make_store_weights.py saves as gru.pt: seeded default init."""
+    torch.manual_seed(1)
+    return GruZoo()
+
+
 def make_zoo():
     """What make_store_weights.py saves: seeded default init, non-trivial norm affines and
     BatchNorm statistics from two training-mode passes."""

@@ -71,3 +71,13 @@ def load_lstm_split():
     y, _ = lstm(x)
     (y * data(*y.shape, phase=50.0)).sum().backward()
     return {"y": flat(y), "shape": list(y.shape), "dx": flat(x.grad)}
+
+
+@row
+def load_gru_split():
+    m = GruZoo()
+    m.load_state_dict(torch.load(DATA / "gru.pt"))
+    x = data(2, 3, 3).requires_grad_(True)
+    y, _ = m.gru(x)
+    (y * data(*y.shape, phase=50.0)).sum().backward()
+    return {"y": flat(y), "shape": list(y.shape), "dx": flat(x.grad)}
