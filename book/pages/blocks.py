@@ -33,7 +33,7 @@ def _never_ran(book: Book, exp_id: str) -> str | None:
     need = "、".join(hardware.LABELS[r] for r in exp.requires)
     return (f'!!! warning "还没有输出"\n\n    实验 `{exp_id}` 需要{need}。'
             f"还没有哪台有{need}的机器跑过它，所以这里暂时没有它的输出。"
-            "在这样的机器上运行 `make site` 会生成并缓存它。\n")
+            "本书的构建在这样的机器上运行时会生成它。\n")
 
 
 def requires_note(book: Book, exp_id: str) -> str:

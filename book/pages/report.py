@@ -92,9 +92,9 @@ def reproduction_totals(book: Book) -> str:
     head = (f"全书 {len(exps)} 个实验：{len(exps) - len(hw)} 个在任何一台机器上都能重跑"
             + (f"，{len(hw)} 个需要特定的硬件（{need}）" if hw else "") + "。")
     if not per_class:
-        return head + f"复现记录（`build_outputs/{ledger.FILE}`）里还没有哪个实验的当前输入被重跑核对过。"
+        return head + "复现记录里还没有哪个实验的当前输入被重跑核对过。"
     classes = "，".join(f"在 {c} 上 {n} 个" for c, n in sorted(per_class.items(), key=lambda kv: (-kv[1], kv[0])))
-    return (head + f"按复现记录（`build_outputs/{ledger.FILE}`），当前的输入重跑后和提交的输出一致的："
+    return (head + "按复现记录，当前的输入重跑后和书里的输出逐字节一致的："
             + classes + "。")
 
 
