@@ -18,6 +18,7 @@ mod load_pytorch;
 mod export_pytorch;
 mod mixed_precision;
 mod checkpoint_finetune;
+mod huggingface;
 
 const ZOO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/zoo.pt");
 
@@ -73,5 +74,6 @@ fn main() {
     export_pytorch::rows(&mut row);
     mixed_precision::rows(&mut row);
     checkpoint_finetune::rows(&mut row);
+    huggingface::rows(&mut row);
     println!("{}", serde_json::to_string(&json!({"rows": rows})).unwrap());
 }

@@ -3,7 +3,7 @@
 import json  # noqa: F401
 
 import harness
-import load_pytorch, export_pytorch, mixed_precision, checkpoint_finetune  # noqa: F401
+import load_pytorch, export_pytorch, mixed_precision, checkpoint_finetune, huggingface  # noqa: F401
 from harness import *  # noqa: F401,F403
 
 if __name__ == "__main__":

@@ -72,6 +72,49 @@ def make_gru():
     return GruZoo()
 
 
+# region: hub
+# A GPT-2-shaped checkpoint as the hub stores it (no transformers needed): keys under
+# `transformer.`, Conv1D weights [in, out] (nn.Linear's are [out, in]), lm_head tied to wte and
+# left out of the file. V tokens, T positions, width D.
+HF_V, HF_T, HF_D = 7, 5, 4
+HF_DIR = DATA / "hf"
+HF_SHARDS = {"model-00001-of-00002.safetensors": ["transformer.wte.weight", "transformer.wpe.weight"],
+             "model-00002-of-00002.safetensors": ["transformer.h.0.mlp.c_proj.weight",
+                                                  "transformer.h.0.mlp.c_proj.bias",
+                                                  "transformer.ln_f.weight", "transformer.ln_f.bias"]}
+
+
+def make_hf() -> dict:
+    """The tensors, seeded, by hub key."""
+    g = torch.Generator().manual_seed(2)
+    r = lambda *shape: (torch.rand(*shape, generator=g) - 0.5)  # noqa: E731
+    return {"transformer.wte.weight": r(HF_V, HF_D), "transformer.wpe.weight": r(HF_T, HF_D),
+            "transformer.h.0.mlp.c_proj.weight": r(HF_D, HF_D), "transformer.h.0.mlp.c_proj.bias": r(HF_D),
+            "transformer.ln_f.weight": 1.0 + r(HF_D), "transformer.ln_f.bias": r(HF_D)}
+
+
+def save_hf():
+    """model.safetensors, and the same tensors sharded with the hub's index JSON."""
+    sd = make_hf()
+    HF_DIR.mkdir(parents=True, exist_ok=True)
+    save_file(sd, HF_DIR / "model.safetensors", metadata={"format": "pt"})
+    for name, keys in HF_SHARDS.items():
+        save_file({k: sd[k] for k in keys}, HF_DIR / name, metadata={"format": "pt"})
+    index = {"metadata": {"total_size": sum(t.numel() * 4 for t in sd.values())},
+             "weight_map": {k: name for name, keys in HF_SHARDS.items() for k in keys}}
+    (HF_DIR / "model.safetensors.index.json").write_text(json.dumps(index, indent=2) + "\n")
+
+
+def hf_logits(sd, ids):
+    """The tiny GPT-2's forward in plain PyTorch: embeddings, one residual Conv1D, ln_f, tied head."""
+    p = lambda k: sd["transformer." + k]  # noqa: E731
+    h = p("wte.weight")[ids] + p("wpe.weight")[torch.arange(ids.shape[1])]
+    h = h + (h @ p("h.0.mlp.c_proj.weight") + p("h.0.mlp.c_proj.bias"))  # Conv1D: x @ W + b
+    h = torch.nn.functional.layer_norm(h, (HF_D,), p("ln_f.weight"), p("ln_f.bias"))
+    return h @ p("wte.weight").T
+# endregion: hub
+
+
 def make_zoo():
     """What make_store_weights.py saves: seeded default init, non-trivial norm affines and
     BatchNorm statistics from two training-mode passes."""
