@@ -28,7 +28,7 @@ BOOK = Book(REPO)
 # Material adds up to 5 times the score of a page's own entry and 2 times a section's, and
 # weighs a pitfall page twice a chapter: a pitfall whose long title mentions safetensors comes
 # before 08's section 「载入 safetensors」. Zensical ranks the shorter title first.
-MATERIAL_MISSES = {"HuggingFace", "safetensors"}
+MATERIAL_MISSES = {"safetensors"}
 ZENSICAL_MISSES: set[str] = set()
 # A query whose key the results must not show: the keys are hidden words, in Zensical's case
 # joined to the worker's copy of each title and text only.
