@@ -30,9 +30,10 @@ def read_findings(path: Path) -> list[dict]:
     return out
 
 
-def merge(book: Book, findings: list[dict], keys: dict[str, str]) -> tuple[list[dict], list[str]]:
-    """(the records to add to the ledger, the experiments no machine could run). keys: each
-    experiment's current entry key."""
+def merge(book: Book, findings: list[dict], keys: dict[str, str],
+          needs_hardware=()) -> tuple[list[dict], list[str]]:
+    """(the records to add to the ledger, the experiments no machine could run: skipped by every
+    shard, or needing hardware and found by none). keys: each experiment's current entry key."""
     problems, by_entry = [], {}
     for f in findings:
         if f["status"] == "skipped":
@@ -52,5 +53,5 @@ def merge(book: Book, findings: list[dict], keys: dict[str, str]) -> tuple[list[
     new = {tuple(f[k] for k in ledger.FIELDS) for f in findings if f["status"] == "held"} - have
     order = sorted(new, key=lambda t: (t[4], t[0], t[3], t[2], t[1]))  # date, id, cpu, commit, key
     ran = {f["id"] for f in findings if f["status"] != "skipped"}
-    unrun = sorted({f["id"] for f in findings if f["status"] == "skipped"} - ran)
+    unrun = sorted(({f["id"] for f in findings if f["status"] == "skipped"} | set(needs_hardware)) - ran)
     return [dict(zip(ledger.FIELDS, t)) for t in order], unrun

@@ -23,10 +23,8 @@ def main(argv=None) -> int:
         findings = [f for name in files for f in read_findings(Path(name))]
         exps = discover(book)
         keys = {e.id: (stored_inputs(book, e.id) or {}).get("key") for e in exps}
-        added, unrun = merge(book, findings, keys)
         # Hardware no runner of the matrix had: its experiments got no finding at all.
-        ran = {f["id"] for f in findings if f["status"] != "skipped"}
-        unrun = sorted(set(unrun) | {e.id for e in exps if e.requires and e.id not in ran})
+        added, unrun = merge(book, findings, keys, [e.id for e in exps if e.requires])
     except (OSError, BookError) as e:
         print(f"错误：{e}", file=sys.stderr)
         return 2
