@@ -6,13 +6,12 @@ from pathlib import Path
 
 import yaml
 
-# libyaml's loader is about 10 times faster and reads the same safe subset.
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 from .. import hardware
 from ..errors import BookError
 from ..paths import Book
 from . import rows as table
+from .rows import YAML_LOADER as _YAML_LOADER, check_keys as _check_keys, fail as _fail
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RUSTC_CODE_RE = re.compile(r"^E\d{4}$")
@@ -62,16 +61,6 @@ class Experiment:
 
     def crate_dir(self, book: Book) -> Path | None:
         return book.crates / self.burn["crate"] if self.burn else None
-
-
-def _fail(path, msg):
-    raise BookError(f"实验清单 {path}：{msg}")
-
-
-def _check_keys(path, where, got, allowed):
-    extra = set(got) - allowed
-    if extra:
-        _fail(path, f"{where} 里有不认识的键 {sorted(extra)}；允许的键是 {sorted(allowed)}")
 
 
 def _expect(path, side, value, kinds):
