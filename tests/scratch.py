@@ -73,6 +73,23 @@ CRATES = {
         "src": ("fn main() {\n    let s = String::from(\"a\");\n    let t = s;\n"
                 "    println!(\"{} {}\", s, t);\n}\n"),
     },
+    # A dependency whose build script downloads, as tracel-llvm-bundler does: through the proxy
+    # when one is set (burn.offline sets a closed one), else it has nothing to fetch.
+    "bundler": {
+        "lib": True,
+        "deps": "",
+        "src": "pub fn two() -> f64 {\n    2.0\n}\n",
+        "build": ("fn main() {\n"
+                  "    if let Ok(proxy) = std::env::var(\"ALL_PROXY\") {\n"
+                  "        let addr = proxy.trim_start_matches(\"http://\");\n"
+                  "        std::net::TcpStream::connect(addr).unwrap();\n"
+                  "    }\n"
+                  "}\n"),
+    },
+    "fetcher": {
+        "deps": 'bundler = { path = "../bundler" }\n',
+        "src": 'fn main() {\n    println!("{{\\"x\\": {:?}}}", bundler::two());\n}\n',
+    },
     "sleeps": {
         "deps": "",
         "src": ("fn main() {\n    std::thread::sleep(std::time::Duration::from_secs(30));\n"
@@ -116,6 +133,8 @@ def make_workspace(root: Path, crates=tuple(CRATES), script_dirs=("experiments",
     for name in crates:
         c = CRATES[name]
         write_crate(root, name, c["src"], c["deps"], c.get("lib", False))
+        if "build" in c:
+            write(root / "crates" / name / "build.rs", c["build"])
     for d in script_dirs:
         for name, text in SCRIPTS.items():
             write(root / d / name, text)

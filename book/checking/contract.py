@@ -9,6 +9,7 @@ def describe(expect: dict) -> str:
         "timeout": "超时",
         "exception": f"抛出 {value}",
         "compile_error": f"编译错误 {value}",
+        "build_script_error": f"依赖 {value} 的构建脚本失败",
         "panic": f"panic，信息含 {value!r}",
     }[kind]
 
@@ -22,6 +23,8 @@ def describe_actual(actual: dict) -> str:
     if s == "compile_error":
         codes = actual.get("codes") or []
         return f"编译错误 {', '.join(codes) if codes else '（无错误码）'}"
+    if s == "build_script_error":
+        return f"依赖 {actual.get('build_script')} 的构建脚本失败"
     if s == "panic":
         return f"panic：{(actual.get('panic') or '').splitlines()[0] if actual.get('panic') else ''}"
     if s == "timeout":
@@ -34,7 +37,7 @@ def status_text(side: dict | None) -> str:
     if side is None:
         return "—"
     a = side["actual"]
-    detail = a.get("exception") or ",".join(a.get("codes") or [])
+    detail = a.get("exception") or a.get("build_script") or ",".join(a.get("codes") or [])
     return a["status"] + (f" {detail}" if detail else "")
 
 
@@ -47,6 +50,8 @@ def side_holds(expect: dict, actual: dict) -> bool:
         return s == "exception" and actual.get("exception") == value
     if kind == "compile_error":
         return s == "compile_error" and value in (actual.get("codes") or [])
+    if kind == "build_script_error":
+        return s == "build_script_error" and actual.get("build_script") == value
     if kind == "panic":
         return s == "panic" and value in (actual.get("panic") or "")
     return False

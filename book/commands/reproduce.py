@@ -10,7 +10,7 @@ Each experiment that holds gets a line in the ledger, build_outputs/reproduction
 Byte for byte, except where the manifest says so: an experiment with `cpu:` fields, rerun on
 a CPU of another class (vendor and SIMD level) than the one that made its entry, must keep its outcomes, every
 other field and every text exactly, and its `cpu:` float fields within the comparison's
-tolerance (a declared hash or flag may differ).
+tolerance, or `cpu_tol:` where it compares nothing (a declared hash or flag may differ).
 volatile.json (timings) is never compared.
 """
 import json
@@ -96,10 +96,11 @@ def _across_classes(exp, book, committed, fresh, made_on, here, names) -> list[s
                       if all(isinstance(x, float) for x in cmp._flat(v)) and list(cmp._flat(v))]
             cpu_a = {k: cpu_a[k] for k in floats}
             cpu_b = {k: cpu_b[k] for k in floats}
-            rep = cmp.compare(cpu_a, cpu_b, c.get("tol", 0.0), None, c.get("tols"))
+            tol = exp.cpu_tol if exp.cpu_tol is not None else c.get("tol", 0.0)
+            rep = cmp.compare(cpu_a, cpu_b, tol, None, c.get("tols"))
             if cpu_a and not rep["ok"]:
                 problems.append(f"{where}：{n} 的 cpu: 字段超出容差：最大误差 {rep['worst']:.2e}"
-                                f"（{rep['worst_field']}）")
+                                f"（{rep['worst_field']}），容差 {tol:g}")
         elif n == "provenance.json":
             pa, pb = _json(committed / n), _json(fresh / n)
             for prov in (pa, pb):  # what the CPU offers, and what torch then dispatches on

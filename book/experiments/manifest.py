@@ -16,13 +16,15 @@ from .rows import YAML_LOADER as _YAML_LOADER, check_keys as _check_keys, fail a
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RUSTC_CODE_RE = re.compile(r"^E\d{4}$")
 TOP_KEYS = {"id", "page", "about", "timeout", "python", "burn", "compare", "mutation",
-            "volatile", "exclusive", "needs", "requires", "cpu", "pins", "rows", "topics"}
+            "volatile", "exclusive", "needs", "requires", "cpu", "cpu_tol", "pins", "rows", "topics"}
 # A table-driven experiment (the torch → burn map): `rows:` inline or `topics:`, one file of rows
 # a topic (rows.py); each row is one output field rows.<id> on both sides, compared within its
 # own tolerance.
 CPU_HEADS = ("python.", "burn.")
 PY_KEYS = {"script", "expect"}
-BURN_KEYS = {"crate", "profile", "features", "expect"}
+BURN_KEYS = {"crate", "profile", "features", "expect", "offline"}
+# A crate name as cargo prints it in "failed to run custom build command for `name vX`".
+CRATE_NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 COMPARE_KEYS = {"fields", "tol", "tols", "why", "expect"}
 MUTATION_KEYS = {"field", "index", "delta"}
 PROFILES = {"release", "dev"}
@@ -46,6 +48,8 @@ class Experiment:
     # Output fields that depend on the CPU ("burn.sum"): on another CPU class (vendor and SIMD
     # level) they are compared within tolerance, not by bytes.
     cpu: list = field(default_factory=list)
+    # The tolerance for those fields across classes when the experiment has no compare: section.
+    cpu_tol: float | None = None
     # PyTorch runs with hardware.CPU_PINS unless the page is about the CPU itself (pins: false).
     pins: bool = True
     rows: list = field(default_factory=list)  # the torch → burn table's entries (rows.ROW_KEYS)
@@ -74,6 +78,9 @@ def _expect(path, side, value, kinds):
         if kind in kinds:
             if kind == "compile_error" and not RUSTC_CODE_RE.match(str(arg)):
                 _fail(path, f"{side}.expect.compile_error 要写 rustc 的错误码（如 E0382），得到 {arg!r}")
+            if kind == "build_script_error" and not CRATE_NAME_RE.match(str(arg)):
+                _fail(path, f"{side}.expect.build_script_error 要写构建脚本失败的那个 crate 的名字"
+                            f"（如 tracel-llvm-bundler），得到 {arg!r}")
             if not isinstance(arg, str) or not arg:
                 _fail(path, f"{side}.expect.{kind} 需要一个非空字符串")
             return {"kind": kind, "value": arg}
@@ -135,9 +142,11 @@ def load(path: Path, book: Book) -> Experiment:
         actual = crate_burn_features(book.crates / crate)
         if declared != actual:
             _fail(path, f"burn.features 写的是 {declared}，crates/{crate}/Cargo.toml 实际要求 {actual}")
+        if not isinstance(burn.get("offline", False), bool):
+            _fail(path, f"burn.offline 只能是 true 或 false，得到 {burn['offline']!r}")
         burn = dict(burn, profile=profile, features=declared,
                     expect=_expect(path, "burn", burn.get("expect"),
-                                   ["compile_error", "panic"]))
+                                   ["compile_error", "panic", "build_script_error"]))
 
     if python is None and burn is None:
         _fail(path, "至少要有 python 或 burn 一侧")
@@ -209,6 +218,15 @@ def load(path: Path, book: Book) -> Experiment:
     cpu = data.get("cpu") or []
     if not isinstance(cpu, list) or not all(isinstance(c, str) and c.startswith(CPU_HEADS) for c in cpu):
         _fail(path, f"cpu 必须是以 python. 或 burn. 开头的输出字段路径的列表（如 burn.sum），得到 {cpu!r}")
+    cpu_tol = data.get("cpu_tol")
+    if cpu_tol is not None:
+        if not cpu:
+            _fail(path, "cpu_tol 是 cpu: 字段在另一类 CPU 上的容差：先用 cpu: 列出字段")
+        if compare is not None:
+            _fail(path, "有 compare 的实验，cpu: 字段按 compare.tol 比：不要再写 cpu_tol")
+        if not isinstance(cpu_tol, (int, float)) or isinstance(cpu_tol, bool) or cpu_tol < 0:
+            _fail(path, f"cpu_tol 必须是非负数，得到 {cpu_tol!r}")
+        cpu_tol = float(cpu_tol)
     pins = data.get("pins", True)
     if not isinstance(pins, bool):
         _fail(path, f"pins 必须是 true 或 false，得到 {pins!r}")
@@ -224,7 +242,7 @@ def load(path: Path, book: Book) -> Experiment:
         if python:
             table.check_script(path, rows, topics, path.parent / python["script"])
     return Experiment(id=exp_id, manifest=path, page=data.get("page"), exclusive=exclusive,
-                      needs=needs, requires=requires, cpu=cpu, pins=pins, rows=rows, topics=topics,
+                      needs=needs, requires=requires, cpu=cpu, cpu_tol=cpu_tol, pins=pins, rows=rows, topics=topics,
                       about=str(data.get("about", "")), timeout=float(timeout),
                       python=python, burn=burn, compare=compare, mutation=mutation,
                       volatile=volatile)

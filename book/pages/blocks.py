@@ -72,7 +72,7 @@ def side_output(book: Book, exp_id: str, side: str) -> str:
     status = outcome[side]["actual"]["status"]
     if status == "compile_error":
         return fence(e.read(f"{side}.diagnostics.txt"), "text")
-    if status in ("panic", "exception", "error"):
+    if status in ("panic", "exception", "error", "build_script_error"):
         parts = []
         if e.has(f"{side}.txt") or e.has(f"{side}.json"):
             parts.append(e.side_output(side)[0])

@@ -26,6 +26,11 @@ def of_experiment(book: Book, exp_id: str) -> list[str]:
         if status == "compile_error":
             found += [ln.rstrip() for ln in e.read(f"{side}.diagnostics.txt").splitlines()
                       if RUSTC_ERROR.match(ln)]
+        elif status == "build_script_error":
+            # cargo's error line, then what the build script itself said (its panic).
+            text = e.read(f"{side}.stderr.txt")
+            found += [ln.rstrip() for ln in text.splitlines() if ln.startswith("error: ")]
+            found += [ln.strip() for ln in _after_panic(text)]
         elif status == "panic" and actual.get("panic"):
             lines = [ln.rstrip() for ln in actual["panic"].splitlines() if ln.strip()]
             found.append("\n".join(lines[:MAX_LINES]))
@@ -35,6 +40,12 @@ def of_experiment(book: Book, exp_id: str) -> list[str]:
             if last:
                 found.append(last[-1])
     return list(dict.fromkeys(found))
+
+
+def _after_panic(text: str) -> list[str]:
+    """The line after a build script's "panicked at": its message."""
+    lines = text.splitlines()
+    return [lines[i + 1] for i, ln in enumerate(lines[:-1]) if "panicked at " in ln]
 
 
 def of_page(book: Book, page: str) -> list[tuple[str, str]]:

@@ -70,7 +70,7 @@ def _side_files(prefix: str, side: Side, book: Book, volatile_keys: list):
 
 def _actual(side: Side, book: Book) -> dict:
     a = {"status": side.status}
-    for k in ("exception", "codes", "exit_code"):
+    for k in ("exception", "codes", "exit_code", "build_script"):
         if side.detail.get(k) is not None:
             a[k] = side.detail[k]
     if side.detail.get("panic") is not None:

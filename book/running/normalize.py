@@ -13,8 +13,9 @@ DATE_RE = re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+
 # glog / torch logging prefix: "W1129 15:33:37.043000 1369 path.py:107] ..." (date, time, pid).
 GLOG_RE = re.compile(r"^([IWEF])\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ ", re.M)
 REGISTRY_RE = re.compile(r"[^\s\"'`(]*/registry/src/[^/\s]+/")
-# cargo's per-checkout metadata hash in build paths (target/release/build/<crate>-<16 hex>/out).
-CARGO_HASH_RE = re.compile(r"(/target/(?:release|debug)/(?:build|deps|\.fingerprint)/[A-Za-z0-9_-]+?)-[0-9a-f]{16}\b")
+# cargo's per-checkout metadata hash in build paths (target/release/build/<crate>-<16 hex>/out,
+# also under an offline build's own target/offline/).
+CARGO_HASH_RE = re.compile(r"(/target/(?:offline/)?(?:release|debug)/(?:build|deps|\.fingerprint)/[A-Za-z0-9_-]+?)-[0-9a-f]{16}\b")
 CARGO_STATUS_RE = re.compile(r"^\s*(Compiling|Finished|Running|Blocking|Updating|Locking|Downloaded?)\b")
 
 

@@ -1,6 +1,8 @@
 """Stage 2: run one experiment's sides for real and collect what they printed."""
 import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -20,6 +22,13 @@ CARGO_LOCK = threading.Lock()
 BUILD_TIMEOUT = 3600
 # Crates whose compiled versions and features go into provenance.
 BURN_CRATES = ("burn", "burn-flex", "burn-store", "burn-onnx")
+# burn.offline: a build as on a machine without network. cargo gets --offline; a build script
+# that downloads (tracel-llvm-bundler, behind burn's cuda and cpu features) meets a proxy on a
+# closed port, the same refusal on every machine, with or without network.
+CLOSED_PROXY = "http://127.0.0.1:9"
+BUILD_SCRIPT_RE = re.compile(r"failed to run custom build command for `([A-Za-z0-9_-]+) v")
+# cargo says this only when another job was still running at the failure: timing, not output.
+WAITING_RE = re.compile(r"^warning: build failed, waiting for other jobs to finish\.\.\.\n?", re.M)
 
 
 @dataclass
@@ -149,7 +158,7 @@ def panic_message(stderr: str) -> str | None:
 
 @dataclass
 class Side:
-    status: str  # ok | exception | compile_error | panic | timeout | error
+    status: str  # ok | exception | compile_error | build_script_error | panic | timeout | error
     stdout: str = ""
     stderr: str = ""
     detail: dict = field(default_factory=dict)
@@ -198,15 +207,32 @@ class Build:
     log: str
 
 
+def offline_env(book: Book, env: dict) -> dict:
+    """No network for the build, an empty data dir (a bundle a build script installed on this
+    machine before, ~/.local/share/tracel, must not make the build succeed) and a target dir of
+    its own: cargo does not rerun a build script that once succeeded in the shared one."""
+    target = book.target / "offline"
+    data = target / "data"
+    shutil.rmtree(data, ignore_errors=True)
+    data.mkdir(parents=True)
+    proxies = {k: CLOSED_PROXY for k in ("ALL_PROXY", "HTTPS_PROXY", "HTTP_PROXY",
+                                         "all_proxy", "https_proxy", "http_proxy")}
+    return env | proxies | {"XDG_DATA_HOME": str(data), "CARGO_TARGET_DIR": str(target)}
+
+
 def cargo_build(exp: Experiment, book: Book) -> Build:
     cmd = ["cargo", "build", "-p", exp.burn["crate"], "--locked", "--message-format=json"]
     if exp.burn["profile"] == "release":
         cmd.append("--release")
+    env = base_env(book)
+    if exp.burn.get("offline"):
+        cmd.append("--offline")
+        env = offline_env(book, env)
     with CARGO_LOCK:
         first = not progress.compiled_before(book, exp)
         key = progress.describe(progress.feature_key(exp))
         progress.doing(exp.id, f"编译 burn（{key}）" + ("：这套 features 第一次编译" if first else ""))
-        p = _run(cmd, book.root, base_env(book), BUILD_TIMEOUT)
+        p = _run(cmd, book.root, env, BUILD_TIMEOUT)
         if first and p.status == "ok":
             progress.mark_compiled(book, exp)
             progress.say(f"  编译完成 burn（{key}），用时 {p.seconds:.0f} 秒（{exp.id}）")
@@ -239,7 +265,7 @@ def cargo_build(exp: Experiment, book: Book) -> Build:
                 exe = msg["executable"]
     ok = p.status == "ok" and exe is not None
     return Build(ok, sorted(set(codes)), "".join(rendered), features, versions, exe, p.seconds,
-                 normalize.drop_cargo_status(p.stderr))
+                 WAITING_RE.sub("", normalize.drop_cargo_status(p.stderr)))
 
 
 def lock_workspace(book: Book) -> str | None:
@@ -261,8 +287,17 @@ def lock_workspace(book: Book) -> str | None:
 def run_burn(exp: Experiment, book: Book, scratch: Path) -> tuple[Side, Build]:
     b = cargo_build(exp, book)
     if not b.ok:
-        status = "compile_error" if b.codes or b.diagnostics else "error"
-        side = Side(status, "", b.diagnostics or b.log, {"codes": b.codes}, {"build": b.seconds})
+        script = BUILD_SCRIPT_RE.search(b.log)
+        if b.codes or b.diagnostics:
+            side = Side("compile_error", "", b.diagnostics or b.log, {"codes": b.codes},
+                        {"build": b.seconds})
+        elif script:
+            # A dependency's build.rs failed before rustc ever saw the crate (a download, a
+            # missing system library): cargo's own report is the output.
+            side = Side("build_script_error", "", b.log, {"build_script": script.group(1)},
+                        {"build": b.seconds})
+        else:
+            side = Side("error", "", b.log, {"codes": b.codes}, {"build": b.seconds})
         return side, b
     progress.doing(exp.id, "运行 burn 程序")
     p = _run([b.executable], scratch, base_env(book), exp.timeout)

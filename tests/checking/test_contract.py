@@ -125,6 +125,38 @@ def test_burn_ok_broken_by_compile_error(run):
     one_problem(problems, "rs-ok-ce", "期望正常结束", "实际编译错误 E0382")
 
 
+OFFLINE = "burn:\n  crate: fetcher\n  offline: true\n  expect: {build_script_error: bundler}\n"
+
+
+def test_burn_build_script_error_holds_offline(run):
+    # The dependency's build.rs connects through the proxy: burn.offline points it at a closed port.
+    res, problems = run("rs-bse", OFFLINE)
+    assert problems == []
+    assert res["outcome"]["burn"]["actual"] == {"status": "build_script_error", "build_script": "bundler"}
+    err = res["files"]["burn.stderr.txt"]
+    assert "failed to run custom build command for `bundler v0.1.0" in err
+    assert "ConnectionRefused" in err or "Connection refused" in err
+    assert "waiting for other jobs" not in err
+
+
+def test_burn_build_script_error_broken_with_network(run):
+    # The same crate without offline: its build script has no proxy to go through, and builds.
+    _, problems = run("rs-bse-online", OFFLINE.replace("  offline: true\n", ""))
+    one_problem(problems, "rs-bse-online", "期望依赖 bundler 的构建脚本失败", "实际正常结束")
+
+
+def test_burn_build_script_error_broken_by_another_crate(run):
+    _, problems = run("rs-bse-other", OFFLINE.replace("{build_script_error: bundler}",
+                                                      "{build_script_error: tracel-llvm-bundler}"))
+    one_problem(problems, "rs-bse-other", "期望依赖 tracel-llvm-bundler 的构建脚本失败",
+                "实际依赖 bundler 的构建脚本失败")
+
+
+def test_burn_ok_broken_by_build_script_error(run):
+    _, problems = run("rs-ok-bse", OFFLINE.replace("  expect: {build_script_error: bundler}\n", ""))
+    one_problem(problems, "rs-ok-bse", "期望正常结束", "实际依赖 bundler 的构建脚本失败")
+
+
 def test_burn_timeout_holds(run):
     res, problems = run("rs-timeout", "timeout: 1\nburn:\n  crate: sleeps\n  expect: timeout\n")
     assert problems == []

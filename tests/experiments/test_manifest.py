@@ -105,6 +105,15 @@ BAD = {
     "cpu field without a side": (GOOD + "cpu: [sum]\n", "python. 或 burn."),
     "pins off without cpu fields": (GOOD + "pins: false\n", "cpu:"),
     "pins not a boolean": (GOOD + "cpu: [burn.sum]\npins: off please\n", "pins"),
+    "build_script_error without a crate name": (
+        GOOD.split("compare:")[0].replace("  features: [std, flex]\n",
+                                          "  features: [std, flex]\n  expect: {build_script_error: a download}\n"),
+        "build_script_error"),
+    "offline not a boolean": (GOOD.replace("  crate: plain\n", "  crate: plain\n  offline: sometimes\n"),
+                              "burn.offline"),
+    "cpu_tol without cpu fields": (GOOD.split("compare:")[0] + "cpu_tol: 1.0e-5\n", "先用 cpu:"),
+    "cpu_tol beside compare": (GOOD + "cpu: [burn.sum]\ncpu_tol: 1.0e-5\n", "compare.tol"),
+    "cpu_tol negative": (GOOD.split("compare:")[0] + "cpu: [burn.sum]\ncpu_tol: -1\n", "cpu_tol"),
     "tols not a mapping of numbers": (GOOD.replace("  tol: 1.0e-6\n", "  tol: 1.0e-6\n  tols: {x: big}\n"),
                                       "compare.tols"),
 }

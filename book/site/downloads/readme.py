@@ -57,6 +57,9 @@ def _expect_text(exp: Experiment, side: str) -> str:
         return f"抛出 `{e['value']}`（退出码非 0）"
     if e["kind"] == "compile_error":
         return f"编译失败，rustc 报 `{e['value']}`"
+    if e["kind"] == "build_script_error":
+        return (f"编译停在依赖 `{e['value']}` 的构建脚本上（它要下载东西；"
+                "书里这一侧是断网构建的：`cargo build --offline`，代理指向关闭的端口）")
     if e["kind"] == "panic":
         return f"编译通过，运行时 panic，信息里有「{e['value']}」"
     return f"超时：{exp.timeout:g} 秒内不结束"
