@@ -70,3 +70,23 @@ def test_identical_entries_hold(tmp_path):
     new = entry(tmp_path / "new", "AVX-512", BASE)
     (new / "volatile.json").write_text("{}")  # never compared
     assert reproduce.differences(exp([]), BOOK, old, new) == []
+
+
+@pytest.mark.parametrize("cpu_tol, want", [
+    # No compare: section and no cpu_tol: any move of a declared float is too much (tolerance 0),
+    (None, "超出容差"),
+    # cpu_tol measured wide enough holds,
+    (1e-4, None),
+    # and one too narrow names the field and the tolerance.
+    (1e-6, "容差 1e-06"),
+])
+def test_cpu_tol_without_compare(tmp_path, cpu_tol, want):
+    old = entry(tmp_path / "old", "AVX-512", BASE)
+    new = entry(tmp_path / "new", "AVX2", {"sum": 0.25003, "n": 3, "fnv": 5})
+    e = exp(["burn.sum"])
+    e.compare, e.cpu_tol = None, cpu_tol
+    got = reproduce.differences(e, BOOK, old, new)
+    if want is None:
+        assert got == []
+    else:
+        assert len(got) == 1 and want in got[0] and "burn.json" in got[0], got

@@ -187,3 +187,15 @@ def test_one_script_has_one_list_of_cpu_fields(project):
     # The same python fields (burn's may differ: two crates), in any order: accepted.
     write(project.experiments / "b.yaml", GOOD.format(id="b") + "cpu: [python.acc, python.loss, burn.x]\n")
     assert {e.id for e in discover(project)} == {"a", "b"}
+
+
+def test_offline_build_and_cpu_tol_load(project):
+    body = (GOOD.split("compare:")[0].replace(
+        "  features: [std, flex]\n",
+        "  features: [std, flex]\n  offline: true\n  expect: {build_script_error: tracel-llvm-bundler}\n")
+        + "cpu: [python.x]\ncpu_tol: 1.0e-5\n")
+    put(project, body.replace("{id}", "e1"))
+    (exp,) = discover(project)
+    assert exp.burn["offline"] is True
+    assert exp.burn["expect"] == {"kind": "build_script_error", "value": "tracel-llvm-bundler"}
+    assert exp.cpu_tol == 1e-5
