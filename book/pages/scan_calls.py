@@ -76,18 +76,48 @@ def _split_args(toks, a: int, b: int) -> list[list]:
     return out
 
 
+def number(text: str, negative: bool = False) -> str:
+    """A number literal as the rules record it, keeping what tells rows apart: i:<int> or
+    f:<float>, with its sign (ignore_index=-1 is not ignore_index=1, arange(0, 5) not
+    arange(0., 5.)); x for a complex one."""
+    t = text.replace("_", "")
+    if t[-1:] in "jJ":
+        return "x"
+    try:
+        v = int(t, 0) if re.fullmatch(r"0[xXoObB][0-9a-fA-F]+|\d+", t) else float(t)
+    except ValueError:
+        return "x"
+    kind = "i" if isinstance(v, int) else "f"
+    return f"{kind}:{'-' if negative else ''}{v}"
+
+
+# torch's dtypes by every name they go by: dtype=torch.long is dtype=torch.int64.
+DTYPES = {"float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32",
+          "short": "int16", "cfloat": "complex64", "cdouble": "complex128"}
+DTYPE_NAMES = {"float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8",
+               "bool", "complex64", "complex128"} | set(DTYPES)
+
+
+def dtype(name: str) -> str | None:
+    """d:<canonical name> for torch.<name> when it is a dtype (torch.long → d:int64), else None."""
+    return "d:" + DTYPES.get(name, name) if name in DTYPE_NAMES else None
+
+
 def literal(arg: list) -> str:
-    """What an argument is, as the rules record it: s:<text>, b:True, none, num, dict (a dict
-    display), dlist (a list of them: parameter groups), or x (anything else)."""
+    """What an argument is, as the rules record it: s:<text>, b:True, none, i:<int> or f:<float>
+    (numbers, signed), d:<dtype> (torch.long is d:int64), dict (a dict display), dlist (a list
+    of them: parameter groups), or x (anything else)."""
     toks = [t for t in arg if t != ("op", "+")]
     if len(toks) == 2 and toks[0] == ("op", "-") and toks[1][0] == "num":
-        return "num"
+        return number(toks[1][1], negative=True)
+    if len(toks) == 3 and toks[0] == ("name", "torch") and toks[1] == ("op", ".") and dtype(toks[2][1]):
+        return dtype(toks[2][1])
     if len(toks) == 1:
         kind, v = toks[0]
         if kind == "str":
             return "s:" + re.sub(r"^[rRbBuUfF]*", "", v)[1:-1]
         if kind == "num":
-            return "num"
+            return number(v)
         if v in ("True", "False"):
             return "b:" + v
         if v == "None":
@@ -158,17 +188,18 @@ def _keyword(arg: list) -> str | None:
 
 
 def _describe(call: dict, kind: str, spelling: str) -> dict:
-    kws, pos, disp = {}, 0, []
+    kws, pos, disp, lits = {}, 0, [], []
     for arg in call["args"]:
         name = _keyword(arg)
         if name:
             kws[name] = literal(arg[2:])
         elif arg and arg[0] not in (("op", "*"), ("op", "**")):
-            if literal(arg) in ("dict", "dlist"):
+            lits.append(literal(arg))
+            if lits[-1] in ("dict", "dlist"):
                 disp.append(pos)
             pos += 1
     return {"kind": kind, "k": kws, "pos": pos, "n": pos + len(kws), "form": form(spelling),
-            "top": not call["nested"], "disp": disp}
+            "top": not call["nested"], "disp": disp, "pl": lits}
 
 
 def _top_keywords(code: str) -> dict:
@@ -211,7 +242,7 @@ def call_info(text: str, spelling: str, names: list[str], aliases: list[list[str
         return _describe(call, "call" if s == spelling else "sib", s)
     kws = _top_keywords(code)
     if kws:
-        return {"kind": "kw", "k": kws, "pos": 0, "n": len(kws), "form": None, "top": True, "disp": []}
+        return {"kind": "kw", "k": kws, "pos": 0, "n": len(kws), "form": None, "top": True, "disp": [], "pl": []}
     return {"kind": "mention"}
 
 
@@ -240,3 +271,48 @@ def methods_called(text: str) -> list[str]:
     """The methods a row's text calls on values (scaler.step, sched.step): a method of a torch
     object that no spelling names matches the rows of that object's class that call it."""
     return sorted({c["chain"][-1] for c in calls(split_comment(text)[0]) if c["method"]})
+
+
+# The positional parameters, in torch's order, of the spellings whose map rows write as a keyword
+# a parameter scripts pass by position, where the next position is not that parameter:
+# nn.RNN(ninp, nhid, nlayers) binds num_layers, not the batch_first of nn.RNN(3, 4, batch_first=True);
+# torch.multinomial(p, 1) binds num_samples, which a row's when: reads. A spelling not listed
+# binds nothing by name (tests/scan checks each list against torch's own signature).
+_LAYER = "d_model nhead dim_feedforward dropout activation layer_norm_eps batch_first norm_first bias"
+POSITIONAL = {
+    "nn.RNN": "input_size hidden_size num_layers nonlinearity bias batch_first dropout bidirectional",
+    "nn.LSTM": "input_size hidden_size num_layers bias batch_first dropout bidirectional proj_size",
+    "nn.GRU": "input_size hidden_size num_layers bias batch_first dropout bidirectional",
+    "nn.MultiheadAttention": "embed_dim num_heads dropout bias add_bias_kv add_zero_attn kdim vdim batch_first",
+    "nn.TransformerEncoderLayer": _LAYER, "nn.TransformerDecoderLayer": _LAYER,
+    "torch.multinomial": "input num_samples replacement",
+}
+
+
+def positional(spelling: str) -> list[str] | None:
+    """The parameter names a call of this spelling binds by position, or None: a method on a
+    tensor binds those of its torch.* function after the input (Tensor.multinomial(1) is
+    num_samples)."""
+    if spelling in POSITIONAL:
+        return POSITIONAL[spelling].split()
+    if spelling.startswith("Tensor."):
+        fn = POSITIONAL.get("torch." + spelling[len("Tensor."):], "").split()
+        return fn[1:] if fn[:1] == ["input"] else None
+    return None
+
+
+# What a row's when: says that the scan can check: a parameter compared with a number
+# (「一次抽不止一个（num_samples > 1）时」), or a layer the script uses (「模型里有 nn.LSTM 时」: a
+# call of any spelling that starts so, nn.BatchNorm for nn.BatchNorm1d/2d/3d; several named, any
+# of them). The rest of the text is for the reader.
+CONDITION = re.compile(r"\b([A-Za-z_]\w*)\s*(>=|<=|==|!=|>|<)\s*(-?\d+(?:\.\d+)?)")
+LAYER = re.compile(r"\b(nn\.[A-Z][A-Za-z0-9]*|F\.[a-z_][a-z0-9_]*)")
+
+
+def conditions(when: str | None) -> list[dict]:
+    """[{p: parameter, op, v: number}] (all must hold) and [{has: spelling prefix}] (one must)
+    read from a when: text."""
+    if not when:
+        return []
+    out = [{"p": p, "op": op, "v": float(v)} for p, op, v in CONDITION.findall(when)]
+    return out + [{"has": s} for s in LAYER.findall(when)]

@@ -21,9 +21,9 @@ from ..errors import BookError
 from ..paths import Book
 from . import outputs, reference
 from .programs import manifest
-from .scan_calls import METHOD_PREFIXES, about_names, call_info, form, methods_called
+from .scan_calls import METHOD_PREFIXES, about_names, call_info, conditions, form, methods_called, positional
 
-VERSION = 1
+VERSION = 2
 SYNONYMS = Path(__file__).resolve().parents[1] / "site" / "search_synonyms.yaml"
 PITFALLS = "10-pitfalls"
 # What a `scan:` entry may say besides `call:` (docs/scan.md explains each).
@@ -66,6 +66,7 @@ def _rows(book: Book, alias: list[list[str]]) -> tuple[list[dict], dict, dict]:
             default = r["id"].startswith("default_")
             rows.append({"a": reference.anchor(exp_id, r["id"]), "v": _state(book, exp_id, r),
                          "t": r["torch"], "p": r.get("pitfall"), "d": default, "w": r.get("when"),
+                         "c": conditions(r.get("when")),
                          "f": reference.anchor(exp_id, r["fix"]) if r.get("fix") in by_id else None})
             names = r.get("spellings") or []
             for s in names:
@@ -77,6 +78,27 @@ def _rows(book: Book, alias: list[list[str]]) -> tuple[list[dict], dict, dict]:
                     for m in methods_called(r["torch"]):
                         methods.setdefault(s, {}).setdefault(m, []).append(idx)
     return rows, spell, methods
+
+
+def _check_conditions(rows: list[dict], spell: dict) -> None:
+    """A when: the scan reads must be one it can check: a parameter some call of the row's
+    spellings binds (a keyword a row writes, or a positional one of scan_calls.POSITIONAL), a
+    layer the scanner can name. Else the build stops, naming the row."""
+    names = {s: {k for _, info in entries for k in info.get("k") or {}} | set(positional(s) or [])
+             for s, entries in spell.items()}
+    of_row: dict = {}
+    for s, entries in spell.items():
+        for idx, _ in entries:
+            of_row.setdefault(idx, []).append(s)
+    for idx, row in enumerate(rows):
+        for c in row["c"]:
+            if "has" in c and not any(s == c["has"] or s.startswith(c["has"]) for s in spell):
+                raise BookError(f"对照表的行 {row['a']}：when 里的 {c['has']} 不是任何一行的写法的开头，"
+                                "扫描认不出脚本里有没有它")
+            if "p" in c and not all(c["p"] in names[s] for s in of_row.get(idx, [])):
+                raise BookError(f"对照表的行 {row['a']}：when 里的条件说的参数 {c['p']}，这一行的写法"
+                                f"（{'、'.join(of_row.get(idx, []))}）的调用里认不出它：行的 torch 一栏写它的关键字，"
+                                "或在 book/pages/scan_calls.py 的 POSITIONAL 里写出参数的顺序")
 
 
 def _pitfall_pages(book: Book) -> dict:
@@ -130,6 +152,7 @@ def build(book: Book) -> dict:
     """The rules as one JSON-able dict (docs/assets/scan.js documents how it reads them)."""
     alias = aliases()
     rows, spell, methods = _rows(book, alias)
+    _check_conditions(rows, spell)
     pages = _pitfall_pages(book)
     linked = {r["p"] for r in rows if r["p"]}
     missing = sorted(p for p in linked if p not in pages)
@@ -139,6 +162,7 @@ def build(book: Book) -> dict:
     return {"version": VERSION, "aliases": alias, "rows": rows, "spell": spell,
             "methods": methods, "scan": scan,
             "pitfalls": {p: t for p, (t, _) in pages.items()},
+            "params": {s: positional(s) for s in sorted(spell) if positional(s)},
             "prefixes": list(METHOD_PREFIXES)}
 
 

@@ -198,6 +198,10 @@
       for (let c = classes.get(cls); c; c = classes.get(c.parent)) if (c.methods.has(name)) return true;
       return false;
     }
+    function userReturn(cls, name) {
+      for (let c = classes.get(cls); c; c = classes.get(c.parent)) if (c.methods.has(name)) return (c.returns.get(name) || {}).ty || null;
+      return null;
+    }
     function hasAttr(cls, name) {
       for (let c = classes.get(cls); c; c = classes.get(c.parent)) if (c.attrs.has(name)) return true;
       return false;
@@ -218,6 +222,7 @@
         case 'Decorator': return decorator(n);
         case 'ForStatement': return forLoop(n);
         case 'WithStatement': return withItems(n);
+        case 'ReturnStatement': return returnStatement(n);
         // An if, a return, an expression, what the parser could not place: the calls in it.
         default: if (!expr(n)) block(n);
       }
@@ -277,8 +282,15 @@
       const nameNode = n.getChild('VariableName'), bases = n.getChild('ArgList'), body = n.getChild('Body');
       if (!nameNode) return block(n);
       const name = str(nameNode);
-      const cls = { base: null, parent: null, methods: new Set(), attrs: new Map() };
+      const cls = { base: null, parent: null, methods: new Set(), attrs: new Map(), returns: new Map() };
       classes.set(name, cls);
+      // The class's own methods, before its body is read: __init__ may call one defined further
+      // down (self._set_model_config(), self.get_num_params()).
+      for (const c of body ? kids(body) : []) {
+        const def = c.name === 'DecoratedStatement' ? c.getChild('FunctionDefinition') : c.name === 'FunctionDefinition' ? c : null;
+        const id = def && def.getChild('VariableName');
+        if (id) cls.methods.add(str(id));
+      }
       for (const b of bases ? args(bases).values : []) {
         const p = b.path ? normalize(b.path) : '';
         if (p === 'nn.Module' || p.endsWith('.Module')) cls.base = 'module';
@@ -295,14 +307,15 @@
       const cls = top && top.kind === 'class' ? top.cls : null;
       const name = nameNode ? str(nameNode) : '';
       if (cls) classes.get(cls).methods.add(name);
-      else vars.set(name, { ty: { k: 'fn', name } });
+      else vars.set(name, { ty: { k: 'fn', name, ret: null } });
       const names = [];
       for (let c = params && params.firstChild; c; c = c.nextSibling) {
         if (c.name === 'VariableName' && !(c.prevSibling && c.prevSibling.name === 'AssignOp')) names.push(str(c));
         else statement(c);  // annotations and defaults
       }
       for (const c of n.getChildren('TypeDef')) block(c);
-      scopes.push({ kind: 'def', cls });
+      const scope = { kind: 'def', cls, returns: [] };
+      scopes.push(scope);
       // A parameter is whatever the caller passes: unknown, not the type the same name had
       // elsewhere in the file; forward's are the module's inputs, tensors.
       const forward = cls && name === 'forward' && classes.get(cls).base === 'module';
@@ -310,6 +323,24 @@
       const body = n.getChild('Body');
       if (body) block(body);
       scopes.pop();
+      // What it returns, where every return agrees (configure_optimizers returns an AdamW):
+      // a call of it is that, not an unknown value.
+      const ret = returned(scope.returns);
+      if (cls) { if (ret) classes.get(cls).returns.set(name, ret); }
+      else vars.set(name, { ty: { k: 'fn', name, ret } });
+    }
+    function returned(values) {
+      if (!values.length) return null;
+      const [v] = values, same = x => x.ty === v.ty || (x.ty && v.ty && x.ty.k === v.ty.k && x.ty.c === v.ty.c && x.ty.cls === v.ty.cls);
+      // One tuple (return x.to(device), y.to(device)): its parts, for x, y = get_batch().
+      if (values.length === 1 && v.elems) return { ty: PY, elems: v.elems.map(e => ({ ty: e.ty })) };
+      if (!v.ty || v.ty === PY || !values.every(same)) return null;
+      return { ty: v.ty };
+    }
+    function returnStatement(n) {
+      const ks = kids(n).filter(k => k.name !== 'return');
+      const v = ks.length ? seq(ks) : { ty: PY };
+      for (let k = scopes.length - 1; k >= 0; k--) if (scopes[k].kind === 'def') { scopes[k].returns.push(v); break; }
     }
     // @torch.no_grad(): the parser reads a decorator as a dotted name, maybe called.
     function decorator(n) {
@@ -347,11 +378,14 @@
         return;
       }
       const val = { path: v && v.path, ty: v && v.ty };
+      // groups = [{"params": …, "weight_decay": …}, …]: AdamW(groups) reads the groups' keys.
+      if (v && (v.lit === 'dict' || v.lit === 'dlist')) Object.assign(val, { lit: v.lit, keys: v.keys });
       if (target.name) vars.set(target.name, val);
       else if (target.selfAttr && currentClass()) classes.get(currentClass()).attrs.set(target.selfAttr, val.ty);
     }
     function elementOf(ty) {
       if (!ty) return null;
+      if (ty.k === 'list') return ty.of;
       if (ty === TENSOR || ty === PARAMS || ty.k === 'data' || ty.k === 'udata' || (ty.k === 'obj' && ty.g === 'data')) return TENSOR;
       return ty === PY ? PY : null;
     }
@@ -380,7 +414,7 @@
         case 'VariableName': return name(n);
         case 'Boolean': return { ty: PY, lit: 'b:' + str(n) };
         case 'None': return { ty: PY, lit: 'none' };
-        case 'Number': return { ty: PY, lit: 'num' };
+        case 'Number': return { ty: PY, lit: numLit(str(n)) };
         case 'Ellipsis': return { ty: PY, lit: 'x' };
         case 'String': case 'FormatString': case 'ContinuedString': return string(n);
         case 'ParenthesizedExpression': return Object.assign({ ty: null, lit: 'x' }, all(n)[0]);
@@ -391,8 +425,11 @@
         case 'CallExpression': return call(value(n.firstChild) || {}, n.lastChild, n.from);
         case 'MemberExpression': return member(n);
         case 'UnaryExpression': {
-          const v = value(n.lastChild) || {};
-          return n.firstChild.name === 'not' ? { ty: PY, lit: 'x' } : { ty: v.ty, lit: v.lit === 'num' ? 'num' : 'x' };
+          const v = value(n.lastChild) || {}, op = str(n.firstChild);
+          if (op === 'not') return { ty: PY, lit: 'x' };
+          // -1 keeps its sign: ignore_index=-1 is not ignore_index=1.
+          const lit = !isNum(v.lit) || op === '+' ? (isNum(v.lit) ? v.lit : 'x') : op === '-' ? negate(v.lit) : 'x';
+          return { ty: v.ty, lit };
         }
         case 'AwaitExpression': return value(n.lastChild) || { ty: null, lit: 'x' };
         case 'BinaryExpression': case 'ConditionalExpression': case 'NamedExpression': {
@@ -460,7 +497,10 @@
         bindIter(target, ks[mid + 1] ? (value(ks[mid + 1]) || {}).ty : null);
         j = mid + 1;
       }
-      for (const k of ks.slice(0, start < 0 ? ks.length : start)) statement(k);
+      let el = null;
+      for (const k of ks.slice(0, start < 0 ? ks.length : start)) el = value(k) || el;
+      // [p for p in params if p.dim() >= 2]: a list of tensors, whose items are tensors.
+      if (el && el.ty === TENSOR && n.name !== 'DictionaryComprehensionExpression') return { ty: { k: 'list', of: TENSOR }, lit: 'x' };
       return { ty: n.name === 'ComprehensionExpression' || n.name === 'ArgList' ? null : PY, lit: 'x' };
     }
     function member(n) {
@@ -468,7 +508,7 @@
       const v = value(obj) || {};
       // 100. or 1.e5: a float, read by the parser as a number and an attribute.
       if (obj.name === 'Number' && /^\d[\d_]*$/.test(str(obj)) && dot && dot.name === '.' && dot.from === obj.to) {
-        return { ty: PY, lit: 'num' };
+        return { ty: PY, lit: numLit(str(obj) + '.') };
       }
       if (dot && dot.name === '.' && prop && prop.name === 'PropertyName') return attr(v, prop);
       for (let c = dot; c; c = c.nextSibling) statement(c);  // a subscript: x[i], x[a:b]
@@ -477,7 +517,12 @@
     function attr(v, nameTok) {
       const name = str(nameTok);
       const out = { recv: v, member: name, nameTok, lit: 'x' };
-      if (v.path) { out.path = v.path + '.' + name; return out; }
+      if (v.path) {
+        out.path = v.path + '.' + name;
+        // dtype=torch.long: a value the rows can be told apart by (torch.long is torch.int64).
+        if (v.path === 'torch' || normalize(v.path) === 'torch') out.lit = dtypeLit(name);
+        return out;
+      }
       const ty = v.ty;
       if (v.target && v.target.name === 'self' && currentClass()) out.target = { selfAttr: name };
       if (ty === PY) out.ty = PY;
@@ -537,9 +582,10 @@
       if (v.path) {
         if (!isTorch(v.path)) { out.ty = PY; return out; }
         const s = normalize(v.path);
-        // AdamW(model.parameters(), …), clip_grad_norm_(model.parameters(), …): the parameters
-        // handed to the call are part of it, not a count of their own.
-        if (a.values.some(x => x.ty === PARAMS)) {
+        // AdamW(model.parameters(), …), clip_grad_norm_(model.parameters(), …), AdamW([{"params":
+        // model.head.parameters(), …}]): the parameters handed to the call are part of it, not a
+        // count of their own.
+        if (a.values.some(x => x.ty === PARAMS) || (a.values[0] && a.values[0].lit === 'dlist' && a.disp.includes(0))) {
           for (let i = found.length - 1; i >= 0; i--) {
             const f = found[i];
             if (f.pos >= list.from && f.pos < list.to && /\.parameters$/.test(f.call)) found.splice(i, 1);
@@ -547,6 +593,9 @@
         }
         rec({ call: s, cands: [s], byName: false });
         out.ty = resultOf(s);
+        // torch.compile(model) hands back the model's own methods and attributes.
+        const first = a.values[0];
+        if (s === 'torch.compile' && first && first.ty && first.ty.k === 'umod') out.ty = first.ty;
         return out;
       }
       if (v.recv) {
@@ -562,6 +611,10 @@
         else if (v.builtin === 'enumerate') out.ty = { k: 'enum', of: arg.ty };
         else if (v.builtin === 'super' || v.builtin === 'zip' || v.builtin === 'getattr') out.ty = null;
         else out.ty = PY;
+        return out;
+      }
+      if (v.ty && v.ty.k === 'fn') {
+        if (v.ty.ret) Object.assign(out, v.ty.ret);
         return out;
       }
       out.ty = callValue(v.ty);
@@ -603,7 +656,7 @@
       }
       if (ty.k === 'umod' || ty.k === 'udata') {
         if (name === 'forward') return TENSOR;
-        if (userMethod(ty.cls, name)) return null;
+        if (userMethod(ty.cls, name)) return userReturn(ty.cls, name);
         const s = (ty.k === 'umod' ? 'nn.Module.' : 'torch.utils.data.Dataset.') + name;
         if (ty.k === 'umod' || known.has(s)) rec({ call: s, cands: [s], byName: false });
         return ty.k === 'umod' ? moduleResult(ty, name) : null;
@@ -634,11 +687,34 @@
 
   // ------------------------------------------------------------------ rows for one call
   const SEVERITY = { none: 3, differs: 2, same: 1 };
-  const isLit = l => l && (l.startsWith('s:') || l.startsWith('b:') || l === 'none');
+  // Literals that must be equal for a row to fit: strings, booleans, None, dtypes.
+  const isLit = l => l && (l.startsWith('s:') || l.startsWith('b:') || l.startsWith('d:') || l === 'none');
+  // Numbers keep their sign and their kind: i:-1, f:0.25 (book/pages/scan_calls.py's number()).
+  const isNum = l => /^[if]:/.test(l || '');
+  const negative = l => l[2] === '-';
+  function numLit(t) {
+    t = t.replace(/_/g, '');
+    if (/[jJ]$/.test(t)) return 'x';
+    const int = /^(0[xXoObB][0-9a-fA-F]+|\d+)$/.test(t), v = Number(t);
+    return Number.isNaN(v) ? 'x' : (int ? 'i:' : 'f:') + String(v);
+  }
+  const negate = l => l[0] + ':' + (negative(l) ? l.slice(3) : '-' + l.slice(2));
+  // torch's dtypes by every name they go by, as scan_calls.py's DTYPES.
+  const DTYPE_ALIAS = { float: 'float32', double: 'float64', half: 'float16', long: 'int64', int: 'int32',
+    short: 'int16', cfloat: 'complex64', cdouble: 'complex128' };
+  const DTYPE_NAMES = new Set(['float16', 'float32', 'float64', 'bfloat16', 'int8', 'int16', 'int32', 'int64',
+    'uint8', 'bool', 'complex64', 'complex128', ...Object.keys(DTYPE_ALIAS)]);
+  const dtypeLit = name => DTYPE_NAMES.has(name) ? 'd:' + (DTYPE_ALIAS[name] || name) : 'x';
+  // int, float, bool or complex: what a dtype makes, and what a row's own numbers are.
+  const kindOf = l => !l ? null : isNum(l) ? l[0] : !l.startsWith('d:') ? null
+    : /^d:(b?float)/.test(l) ? 'f' : /^d:u?int/.test(l) ? 'i' : l[2];
+  // Keywords of a tensor factory that choose where and how, not what: no row needs to write them
+  // for a call to count as its plain form (torch.arange(0, T, dtype=…, device=…) is arange(0, T)).
+  const OPTIONS = new Set(['dtype', 'device', 'requires_grad', 'layout', 'pin_memory', 'memory_format', 'non_blocking']);
   function compatible(rowLit, userLit) {
     if (userLit === undefined) return false;
-    if (isLit(rowLit)) return !isLit(userLit) && userLit !== 'num' ? true : rowLit === userLit;
-    if (rowLit === 'num' && isLit(userLit)) return false;
+    if (isLit(rowLit)) return !isLit(userLit) && !isNum(userLit) ? true : rowLit === userLit;
+    if (isNum(rowLit) && isLit(userLit)) return false;
     return true;
   }
   function conflicts(rowK, userKw) {
@@ -650,13 +726,82 @@
   }
   const comparable = (a, b) => a === b || (a !== 'module' && b !== 'module' && a && b);
   const norm = (form, n) => form === 'fn' ? n - 1 : n;
+  // torch.f(x, …) has the input first where x.f(…) does not: the row's positional index of the
+  // call's argument i is i - shift.
+  const shiftOf = (uf, rf) => uf === 'fn' && rf === 'method' ? 1 : uf === 'method' && rf === 'fn' ? -1 : 0;
 
-  function rowsFor(rules, spelling, a) {
-    const entries = rules.spell[spelling] || [];
-    const direct = entries.filter(([, x]) => x.kind !== 'mention');
-    const use = direct.length ? direct : entries.map(([r]) => [r, { kind: 'mention', k: {}, pos: 0, n: 0, form: null, top: true, disp: [] }]);
+  // Whether a row's when: holds for this call (scan_calls.conditions): false where the scan can
+  // see it does not (num_samples=1 for num_samples > 1, no nn.LSTM in the script), true where it
+  // sees every condition hold, null where it cannot tell.
+  function holds(row, kw, ctx) {
+    const cs = row.c || [], has = cs.filter(c => c.has);
+    const got = has.length ? [has.some(c => [...ctx.called].some(s => s.startsWith(c.has)))] : [];
+    for (const c of cs) {
+      if (!c.p) continue;
+      const u = isNum(kw[c.p]) ? Number(kw[c.p].slice(2)) : null;
+      got.push(u === null ? null : { '>': u > c.v, '>=': u >= c.v, '<': u < c.v, '<=': u <= c.v, '==': u === c.v, '!=': u !== c.v }[c.op]);
+    }
+    if (got.includes(false)) return false;
+    return got.length && got.every(g => g === true) ? true : null;
+  }
+
+  // The numbers a row and the call both write for one parameter, {parameter: [row's, call's]}:
+  // keywords by name, positional arguments by place (by name where the order is known).
+  function numbers(x, a, uf, names, lone) {
+    const out = new Map(), rk = x.k || {}, pl = x.pl || [], shift = shiftOf(uf, x.form);
+    const put = (id, r, u) => { if (isNum(r) && isNum(u)) out.set(id, [r, u]); };
+    for (const k of Object.keys(a.kw)) put(k, rk[k], a.kw[k]);
+    a.posLits.forEach((u, i) => {
+      if (names && i < names.length) put(names[i], rk[names[i]], u);
+      else if (comparable(uf, x.form)) put('#' + i, pl[i - shift], u);
+    });
+    if (lone) put(lone.k, rk[lone.k], a.posLits[lone.i]);
+    return out;
+  }
+  const agrees = ([r, u]) => negative(r) === negative(u) && r[0] === u[0];
+  // Numbers keep their sign and their kind, int or float: where some rows write a number for a
+  // parameter with the call's sign and kind, the rows that write one with another sign or kind
+  // go (F.softmax(x, dim=-1): dim=-1, not dim=1; arange(0, T): arange(5), not arange(0., 1., 0.25)).
+  // A row that writes a variable there, or nothing, stays.
+  function sameSign(cands, pairsOf) {
+    const ps = cands.map(pairsOf), keep = cands.map(() => true);
+    for (const id of new Set(ps.flatMap(m => [...m.keys()]))) {
+      if (!ps.some((m, i) => keep[i] && m.has(id) && agrees(m.get(id)))) continue;
+      ps.forEach((m, i) => { if (m.has(id) && !agrees(m.get(id))) keep[i] = false; });
+    }
+    return cands.filter((_, i) => keep[i]);
+  }
+  // dtype=torch.long against rows that write no dtype: the kind of the row's own numbers
+  // (torch.arange(5) makes ints, torch.arange(0., 1., 0.25) floats); rows of another kind go
+  // where some row is of the dtype's.
+  function sameDtype(cands, a) {
+    const dt = a.kw.dtype;
+    if (!dt || !dt.startsWith('d:')) return cands;
+    const kind = ([, x]) => {
+      if ('dtype' in (x.k || {})) return null;
+      const nums = (x.pl || []).filter(isNum);
+      return nums.some(l => l[0] === 'f') ? 'f' : nums.length ? 'i' : null;
+    };
+    const want = kindOf(dt);
+    return cands.some(c => kind(c) === want) ? cands.filter(c => !kind(c) || kind(c) === want) : cands;
+  }
+
+  function rowsFor(rules, spelling, a, ctx) {
+    const names = (rules.params || {})[spelling];
     const kw = Object.assign({}, a.kw);
+    // nn.RNN(ninp, nhid, nlayers): where the map gives the parameter order, a positional argument
+    // is the parameter at its place (num_layers), not a keyword the rows happen to write next.
+    if (names) a.posLits.forEach((l, i) => { if (i < names.length && !(names[i] in kw)) kw[names[i]] = l; });
     for (const k of a.groupKeys || []) if (!(k in kw)) kw[k] = 'x';
+    // Rows about a case the scan can see the script is not in are not this call's.
+    const sure = new Set();
+    const entries = (rules.spell[spelling] || []).filter(([r]) => {
+      const h = holds(rules.rows[r], kw, ctx);
+      if (h) sure.add(r);
+      return h !== false;
+    });
+    const direct = entries.filter(([, x]) => x.kind !== 'mention');
+    const use = direct.length ? direct : entries.map(([r]) => [r, { kind: 'mention', k: {}, pos: 0, n: 0, form: null, top: true, disp: [], pl: [] }]);
     // A default row (default_adam_eps) may have no call in its text: it is still about the call.
     const main = use.filter(([r]) => !rules.rows[r].d), defs = entries.filter(([r]) => rules.rows[r].d);
     // attn_mask=None is the default written out: not given, unless a row is about None itself.
@@ -675,53 +820,61 @@
       if (!req.length) { plain.push([r, x]); continue; }
       const missing = a.splat ? [] : req.filter(k => !(k in kw));
       let ok = req.every(k => !(k in kw) || compatible(x.k[k], kw[k]));
-      // One keyword left out, written as a literal, and one positional argument more than the row
-      // (x.argmax(-1) for x.argmax(dim=1)): that argument is it. torch.f(x, …) has the input
-      // first where x.f(…) does not.
-      const shift = uf === 'fn' && x.form === 'method' ? 1 : uf === 'method' && x.form === 'fn' ? -1 : 0;
-      const lone = missing.length === 1 && x.k[missing[0]] !== 'x';
-      if (ok && lone && a.pos === x.pos + 1 + shift) ok = compatible(x.k[missing[0]], a.posLits[x.pos + shift]);
+      // Where the order is not known: one keyword left out, written as a literal, and one
+      // positional argument more than the row (x.argmax(-1) for x.argmax(dim=1)): that argument is it.
+      const at = x.pos + shiftOf(uf, x.form);
+      const lone = !names && missing.length === 1 && x.k[missing[0]] !== 'x' && a.pos === at + 1 ? { k: missing[0], i: at } : null;
+      if (ok && lone) ok = compatible(x.k[lone.k], a.posLits[lone.i]);
       else if (missing.length) ok = false;
-      if (ok) matched.push([r, x, req]);
+      if (ok) matched.push([r, x, req, lone]);
     }
+    const pairs = ([, x, , lone]) => numbers(x, a, uf, names, lone);
     // With **kwargs the keywords are unknown: every row of the call may be the one.
     let chosen = a.splat ? matched.slice() : matched.filter(([, , q]) => !matched.some(([, , q2]) => q2.length > q.length && q.every(k => q2.includes(k))));
+    chosen = sameSign(sameDtype(chosen, a), pairs);
     chosen.sort((p, q) => q[2].length - p[2].length || p[0] - q[0]);
-    if (!chosen.length) {
-      const un = norm(uf, a.n);
-      const comp = plain.filter(([, x]) => comparable(uf, x.form)).map(([r, x]) => [r, x, norm(x.form, x.n)]);
+    if (!chosen.length && plain.length) {
+      const near = sameSign(sameDtype(plain, a), pairs);
+      // The call's own arguments, its where-and-how options aside unless a row writes them.
+      const n = a.pos + Object.keys(a.kw).filter(k => !OPTIONS.has(k) || k in seen).length;
+      const un = norm(uf, n);
+      const comp = near.filter(([, x]) => comparable(uf, x.form)).map(([r, x]) => [r, x, norm(x.form, x.n)]);
       const below = comp.filter(c => c[2] <= un), above = comp.filter(c => c[2] > un);
       const tier = below.length ? below.filter(c => c[2] === Math.max(...below.map(b => b[2])))
         : above.filter(c => c[2] === Math.min(...above.map(b => b[2])));
       const keep = new Set(tier.map(c => c[0]));
-      chosen = plain.filter(([r, x]) => keep.has(r) || !comparable(uf, x.form));
+      chosen = near.filter(([r, x]) => keep.has(r) || !comparable(uf, x.form));
     }
-    const list = chosen.map(([r, x]) => ({ r, top: x.top !== false, def: false }));
+    const list = chosen.map(([r, x]) => ({ r, top: x.top !== false, def: false, sure: sure.has(r) }));
     const mainKeys = new Set(Object.keys(seen));
     for (const [r, x] of defs) {
       const row = rules.rows[r];
       if (row.v !== 'differs' && !row.p) continue;
-      if (x.kind !== 'mention' && (a.pos > x.pos || Object.keys(x.k).some(k => !compatible(x.k[k], kw[k])))) continue;
+      // More positional arguments than the row's, in an order not known: one of them may be it.
+      if (x.kind !== 'mention' && ((!names && a.pos > x.pos) || Object.keys(x.k).some(k => !compatible(x.k[k], kw[k])))) continue;
       const about = x.about || [];
       if (about.some(n => n in kw)) continue;
       const relevant = about.filter(n => mainKeys.has(n)).every(n => main.some(([, y]) => n in (y.k || {}) && !conflicts(y.k, kw)));
-      if (relevant) list.push({ r, top: true, def: true });
+      if (relevant) list.push({ r, top: true, def: true, sure: sure.has(r) });
     }
     const fixes = new Set(list.filter(e => !e.def).map(e => rules.rows[e.r].f).filter(Boolean));
     return list.filter(e => !fixes.has(rules.rows[e.r].a));
   }
 
-  function matchCall(rules, c, anywhere) {
+  function matchCall(rules, c, anywhere, ctx) {
     let list = [];
     if (c.ctor) {
-      list = ((rules.methods[c.ctor] || {})[c.member] || []).map(r => ({ r, top: true }));
+      list = ((rules.methods[c.ctor] || {})[c.member] || []).filter(r => holds(rules.rows[r], {}, ctx) !== false)
+        .map(r => ({ r, top: true, sure: !!holds(rules.rows[r], {}, ctx) }));
       // A row may name the method itself (torch.optim.lr_scheduler.StepLR.step) without calling it.
-      for (const e of rowsFor(rules, `${c.ctor}.${c.member}`, c.args)) if (!list.some(x => x.r === e.r)) list.push(e);
-    } else for (const s of c.cands) for (const e of rowsFor(rules, s, c.args)) if (!list.some(x => x.r === e.r)) list.push(e);
-    // Rows about a condition (when: 模型里有 nn.LSTM 时) come after the others and lend the call
-    // their verdict and pitfalls only where no unconditional row matched.
-    list = list.filter(e => !rules.rows[e.r].w).concat(list.filter(e => rules.rows[e.r].w));
-    const firm = list.filter(e => !rules.rows[e.r].w), pool = firm.length ? firm : list;
+      for (const e of rowsFor(rules, `${c.ctor}.${c.member}`, c.args, ctx)) if (!list.some(x => x.r === e.r)) list.push(e);
+    } else for (const s of c.cands) for (const e of rowsFor(rules, s, c.args, ctx)) if (!list.some(x => x.r === e.r)) list.push(e);
+    // Rows about a case (when: 几次 backward 才 step 一次时) the scan cannot see come after the
+    // others and lend the call their verdict and pitfalls only where no other row matched; a case
+    // it sees the script is in (模型里有 nn.LSTM 时, and there is one) counts as any row.
+    const open = e => rules.rows[e.r].w && !e.sure;
+    list = list.filter(e => !open(e)).concat(list.filter(open));
+    const firm = list.filter(e => !open(e)), pool = firm.length ? firm : list;
     const primary = pool.some(e => e.top) ? pool.filter(e => e.top) : pool;
     const rows = list.map(e => rules.rows[e.r]);
     let verdict = null;
@@ -749,7 +902,9 @@
     // `unless` (torch.load of a file the script itself writes with torch.save) reads them.
     const anywhere = new Map();
     for (const c of found) for (const s of c.cands) anywhere.set(s, (anywhere.get(s) || []).concat(c.args.texts || []));
-    const calls = found.map(c => Object.assign({ line: c.line, text: c.text, call: c.call, by_name: c.byName }, matchCall(rules, c, anywhere)));
+    // Every spelling the script calls: a row's when: 模型里有 nn.LSTM 时 looks here.
+    const ctx = { called: new Set(found.flatMap(c => c.cands)) };
+    const calls = found.map(c => Object.assign({ line: c.line, text: c.text, call: c.call, by_name: c.byName }, matchCall(rules, c, anywhere, ctx)));
     const count = { calls: calls.length, same: 0, differs: 0, none: 0, unknown: 0, by_name: 0 };
     const pits = new Map();
     for (const c of calls) {

@@ -16,7 +16,7 @@ import pytest
 
 from book.commands import scan as cmd
 from book.errors import BookError
-from book.pages import scan_rules
+from book.pages import scan_calls, scan_rules
 from book.paths import Book
 from book.site import pyparse
 from scratch import REPO, run_bounded
@@ -339,7 +339,10 @@ def test_the_rules_carry_what_the_map_and_the_pages_say(rules):
     pages = {r["p"] for r in rules["rows"] if r["p"]} | {e["page"] for e in rules["scan"]}
     assert pages <= set(rules["pitfalls"]) and all(rules["pitfalls"][p] for p in pages)
     lstm = {rules["rows"][i]["a"]: info for i, info in rules["spell"]["nn.LSTM"]}
-    assert lstm["nn-lstm_num_layers"]["k"] == {"num_layers": "num", "batch_first": "b:True"}
+    assert lstm["nn-lstm_num_layers"]["k"] == {"num_layers": "i:2", "batch_first": "b:True"}
+    assert lstm["nn-lstm_num_layers"]["pl"] == ["i:3", "i:4"]
+    assert rules["params"]["nn.LSTM"][:3] == ["input_size", "hidden_size", "num_layers"]
+    assert rules["params"]["Tensor.multinomial"] == ["num_samples", "replacement"]
     assert lstm["nn-default_lstm_batch_first"]["about"][:1] == ["batch_first"]
 
 
@@ -356,3 +359,146 @@ def test_a_checkpoint_the_script_writes_itself_is_not_a_bfloat16_file(parser, ru
     pits = {c["line"]: c["pitfalls"] for c in rep["calls"] if c["call"] == "torch.load"}
     assert "10-pitfalls/pt-legacy-bf16" not in pits[3]
     assert "10-pitfalls/pt-legacy-bf16" in pits[4]
+
+
+PRECISION = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+loss = F.cross_entropy(logits, targets, ignore_index=-1)
+loss = F.cross_entropy(logits, targets, ignore_index=0)
+pos = torch.arange(0, T)
+pos = torch.arange(0, T, dtype=torch.long, device=device)
+grid = torch.arange(T, dtype=torch.float32)
+rnn = nn.RNN(ninp, nhid, nlayers)
+gru = nn.GRU(ninp, nhid, nlayers, batch_first=True)
+lstm = nn.LSTM(ninp, nhid, 2, dropout=0.5, batch_first=True)
+one = torch.multinomial(probs, num_samples=1)
+one = torch.multinomial(probs, 1)
+many = torch.multinomial(probs, 4)
+some = probs.multinomial(n)
+"""
+
+
+def test_numbers_keep_their_sign_and_kind_and_positional_arguments_their_parameter(parser, rules):
+    """Issue 37: ignore_index=-1 is the row about -1; an integer arange (or dtype=torch.long) is
+    the int rows, dtype=torch.float32 the float one; nn.RNN(ninp, nhid, nlayers) binds num_layers
+    and selects no batch_first row, nor loses the defaults it leaves out; one multinomial draw is
+    no without-replacement difference (the rows' when: num_samples > 1), an unknown count may be."""
+    rep = cmd.run_scanner(rules, parser.read_bytes(), PRECISION)
+    got = {c["line"]: (c["rows"], c["pitfalls"], c["by_name"]) for c in rep["calls"]}
+    int_rows = (["tensor-arange_int", "tensor-arange_dtype"], ["10-pitfalls/int-sum-wrap"], False)
+    assert got == {
+        4: (["functional-ce_ignore_index_neg"], [], False),
+        5: (["functional-ce_ignore_index"], [], False),
+        6: int_rows, 7: int_rows,
+        8: (["tensor-arange_float"], [], False),
+        9: (["nn-rnn_seq_first", "nn-default_rnn_bias", "nn-default_rnn_batch_first"], [], False),
+        10: (["nn-gru"], [], False),
+        11: (["nn-lstm_num_layers", "nn-default_lstm_bias"], [], False),
+        12: (["ops-multinomial"], [], False), 13: (["ops-multinomial"], [], False),
+        14: (["ops-multinomial_no_replacement"], [], False),
+        15: (["ops-multinomial_no_replacement"], [], True),
+    }
+
+
+OWN_METHODS = '''import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    """A net.
+
+Lines at column zero inside the docstring.
+    """
+    def __init__(self):
+        super().__init__()
+        self._set_model_config()
+        self.fc = nn.Linear(4, 4)
+        print(self.get_num_params())
+
+    def _set_model_config(self):
+        self.n = 4
+
+    def get_num_params(self):
+        return sum(p.numel() for p in self.parameters())
+
+    def forward(self, x):
+        return self.fc(x).view(-1)
+
+    def configure_optimizers(self):
+        return torch.optim.AdamW(self.parameters(), lr=1e-3)
+
+
+model = Net()
+trainer = model.configure_optimizers()
+trainer.zero_grad(set_to_none=True)
+state = trainer.state_dict()
+trainer.load_state_dict(state)
+for pn, p in model.named_parameters():
+    if pn.endswith("bias"):
+        p.numel()
+model = torch.compile(model)
+model.get_num_params()
+'''
+
+
+def test_the_scripts_own_methods_and_what_they_return(parser, rules):
+    """A docstring keeps the class open; the class's methods defined further down and a compiled
+    model's are the script's, not torch calls; what configure_optimizers returns is an optimizer
+    whatever its name; a named parameter's name is a str; no BatchNorm, so no buffer count."""
+    rep = cmd.run_scanner(rules, parser.read_bytes(), OWN_METHODS)
+    got = [(c["line"], c["call"], c["by_name"]) for c in rep["calls"]]
+    assert got == [(13, "nn.Linear", False), (20, "Tensor.numel", False), (20, "nn.Module.parameters", False),
+                   (23, "Tensor.view", False), (26, "torch.optim.AdamW", False),
+                   (31, "torch.optim.Optimizer.zero_grad", False), (32, "torch.optim.Optimizer.state_dict", False),
+                   (33, "torch.optim.Optimizer.load_state_dict", False), (34, "nn.Module.named_parameters", False),
+                   (36, "Tensor.numel", False), (37, "torch.compile", False)]
+    rows = {(c["line"], c["call"]): c["rows"] for c in rep["calls"]}
+    assert rows[(31, "torch.optim.Optimizer.zero_grad")] == ["modules-train_step"]
+    assert rows[(20, "Tensor.numel")] == rows[(36, "Tensor.numel")] == ["modules-num_params_trainable"]
+    # With a BatchNorm in the script, counting parameters is the row about its buffers.
+    bn = OWN_METHODS.replace("self.fc = nn.Linear(4, 4)", "self.fc = nn.BatchNorm1d(4)")
+    rep = cmd.run_scanner(rules, parser.read_bytes(), bn)
+    # (its fix, the trainable count, is reached through it)
+    assert next(c for c in rep["calls"] if c["line"] == 36)["rows"] == ["modules-num_params"]
+
+
+def test_a_when_the_scan_cannot_check_stops_the_build(rules):
+    rows = [{"a": "x-one", "c": [{"p": "num_samples", "op": ">", "v": 1.0}]}]
+    scan_rules._check_conditions(rows, {"torch.multinomial": [[0, {"k": {}}]]})
+    with pytest.raises(BookError, match="x-one.*samples"):
+        scan_rules._check_conditions(rows, {"torch.randint": [[0, {"k": {}}]]})
+    with pytest.raises(BookError, match="nn.Batchnorm"):
+        scan_rules._check_conditions([{"a": "x-two", "c": [{"has": "nn.Batchnorm"}]}], {"nn.BatchNorm1d": []})
+    assert scan_calls.conditions("一次抽不止一个（num_samples > 1）时") == [{"p": "num_samples", "op": ">", "v": 1.0}]
+    assert scan_calls.conditions("模型里有 BatchNorm（nn.BatchNorm、F.batch_norm）时") == [
+        {"has": "nn.BatchNorm"}, {"has": "F.batch_norm"}]
+    assert scan_calls.conditions("query 比 key 少（带 KV 缓存逐个解码、交叉注意力）时") == []
+
+
+RNN_VALUES = {"input_size": 3, "hidden_size": 4, "num_layers": 2, "nonlinearity": "relu", "bias": False,
+              "batch_first": True, "dropout": 0.25, "bidirectional": True, "proj_size": 2}
+
+
+def test_the_positional_orders_are_torchs():
+    """scan_calls.POSITIONAL against torch itself: the signature where it has one, and for the
+    recurrent layers (which take *args) a layer built from the list's order by position."""
+    torch = pytest.importorskip("torch")
+    import inspect
+    for spelling, names in scan_calls.POSITIONAL.items():
+        names = names.split()
+        obj = torch.nn if spelling.startswith("nn.") else torch
+        obj = getattr(obj, spelling.split(".", 1)[1])
+        if spelling in ("nn.RNN", "nn.LSTM", "nn.GRU"):
+            layer = obj(*[RNN_VALUES[n] for n in names])
+            assert {n: getattr(layer, n) for n in names} == {n: RNN_VALUES[n] for n in names}, spelling
+            continue
+        try:
+            params = [p for p in inspect.signature(obj.__init__ if inspect.isclass(obj) else obj).parameters][1:]
+        except ValueError:  # a builtin: its docstring's first line is the signature
+            params = re.match(r"\w+\(([^*)]*)", obj.__doc__.strip()).group(1).replace("=", ",").split(",")
+            params = [p.strip() for p in params if p.strip().isidentifier()]
+            params = [p for p in params if p not in ("False", "True", "None")]
+        assert params[:len(names)] == names, (spelling, params)
+    assert scan_calls.positional("Tensor.multinomial") == ["num_samples", "replacement"]
+    assert scan_calls.positional("Tensor.view") is None
