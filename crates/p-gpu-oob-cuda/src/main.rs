@@ -1,5 +1,6 @@
 //! The out-of-range select and gather of p-gpu-oob-naive, on burn's CUDA backend.
-//! Needs an NVIDIA GPU and its driver; the book builds and runs it only on a machine that has one.
+//! Needs an NVIDIA GPU and its driver to run, and the network once to build (the LLVM bundle
+//! behind burn's cuda feature): the book runs it only on a machine that has both.
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};
 
