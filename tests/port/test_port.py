@@ -18,7 +18,13 @@ from scratch import REPO, VENV_PY, run_bounded
 
 HERE = Path(__file__).parent
 FIXTURES = REPO / "tests" / "scan" / "fixtures"
-NAMES = sorted(p.stem for p in FIXTURES.glob("*.py"))
+# Scan fixtures the generator's expectations leave out, each with its reason. gpt_train (the
+# scan's GPT with its whole training run, issue 37) goes where port.js does not follow yet:
+# nn.Linear(…, bias=bias) with the value in a variable, an optimizer the script's own
+# configure_optimizers returns, a GradScaler loop with its accumulation; what the generator
+# writes for it today would be an expectation of its gaps. The scan tests check it.
+NOT_HERE = {"gpt_train"}
+NAMES = sorted(p.stem for p in FIXTURES.glob("*.py") if p.stem not in NOT_HERE)
 # The fixtures whose models the generator writes whole: no todo!() in model.rs but the training
 # guards of gpt_lm's attention dropout and rnn_lm's dropout between LSTM layers (weight tying and
 # init are comments). finetune's is not: nn.TransformerEncoder has no template.

@@ -1,5 +1,5 @@
 """The script scanner (docs/assets/scan.js under node, with the rules of book/pages/scan_rules.py
-and the parser bundle of book/site/pyparse.py) against six scripts a porter brings
+and the parser bundle of book/site/pyparse.py) against seven scripts a porter brings
 (tests/scan/fixtures/) and their expected reports, written by hand from the map and the pitfall
 pages (tests/scan/expected/): every torch call on its line, the rows it must match (null: none
 in the map), the pitfalls that must fire. Then `make scan`'s command with real files, a script
@@ -104,10 +104,11 @@ def test_each_fixture_gives_its_expected_report(reports, name):
     assert s["calls"] == len(report["calls"]) == s["same"] + s["differs"] + s["none"] + s["unknown"]
 
 
-def test_the_six_fixtures_are_the_kinds_a_porter_brings():
-    assert FIXTURES == ["cnn_classifier", "finetune", "gan", "gpt_lm", "rnn_lm", "vae"]
+def test_the_seven_fixtures_are_the_kinds_a_porter_brings():
+    # gpt_train is a GPT with its whole training run (DDP, AMP, compile, resume): longer.
+    assert FIXTURES == ["cnn_classifier", "finetune", "gan", "gpt_lm", "gpt_train", "rnn_lm", "vae"]
     for name in FIXTURES:
-        assert 60 <= len(script(name).splitlines()) <= 200, name
+        assert 60 <= len(script(name).splitlines()) <= (220 if name == "gpt_train" else 200), name
 
 
 def test_most_calls_match_a_row_and_each_unmatched_one_is_listed(reports):
