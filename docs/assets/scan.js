@@ -428,7 +428,7 @@
           const v = value(n.lastChild) || {}, op = str(n.firstChild);
           if (op === 'not') return { ty: PY, lit: 'x' };
           // -1 keeps its sign: ignore_index=-1 is not ignore_index=1.
-          const lit = !isNum(v.lit) || op === '+' ? (isNum(v.lit) ? v.lit : 'x') : op === '-' ? negate(v.lit) : 'x';
+          const lit = !isNum(v.lit) ? 'x' : op === '-' ? negate(v.lit) : op === '+' ? v.lit : 'x';
           return { ty: v.ty, lit };
         }
         case 'AwaitExpression': return value(n.lastChild) || { ty: null, lit: 'x' };
@@ -520,7 +520,7 @@
       if (v.path) {
         out.path = v.path + '.' + name;
         // dtype=torch.long: a value the rows can be told apart by (torch.long is torch.int64).
-        if (v.path === 'torch' || normalize(v.path) === 'torch') out.lit = dtypeLit(name);
+        if (v.path === 'torch') out.lit = dtypeLit(name);
         return out;
       }
       const ty = v.ty;
