@@ -168,6 +168,18 @@ def test_expected_failure_is_quoted_from_the_manifest(book):
     assert p.burn["expect"]["value"] in package.members(book, p)["README.md"].decode()
 
 
+
+def test_offline_experiment_downloads_build_offline(book):
+    # A reader with network would otherwise see the download succeed, not the book's outcome.
+    e = next(x for x in package.experiments(book).values() if x.burn and x.burn.get("offline"))
+    files = package.members(book, e)
+    run, readme = files["run.sh"].decode(), files["README.md"].decode()
+    for text in (run, readme):
+        assert "cargo fetch --locked" in text and "ALL_PROXY=http://127.0.0.1:9" in text
+        assert "cargo build --locked --offline" in text and "XDG_DATA_HOME=" in text
+    assert f"`{e.burn['expect']['value']}` 的构建脚本" in readme
+
+
 # --------------------------------------------------------------------------- failure path
 
 def scratch(tmp_path: Path, member_toml: str, root_extra: str = "") -> Book:

@@ -90,9 +90,18 @@ def _binary(book: Book, exp: Experiment) -> str:
     return f"{'release' if exp.burn['profile'] == 'release' else 'debug'}/{binary_name(book, exp.burn['crate'])}"
 
 
-def _cargo(exp_crate: str, release: bool) -> str:
-    return ("cargo build --locked " + ("--release " if release else "")
-            + f"--manifest-path crates/{exp_crate}/Cargo.toml")
+# burn.offline, as the book's runner builds it (book.running.sides.offline_env): crates fetched
+# first, then no network for the build itself and an empty data dir for build scripts.
+OFFLINE_ENV = ("ALL_PROXY=http://127.0.0.1:9 HTTPS_PROXY=http://127.0.0.1:9 HTTP_PROXY=http://127.0.0.1:9 "
+               'XDG_DATA_HOME="$(mktemp -d)" ')
+
+
+def _cargo(exp_crate: str, release: bool, offline: bool = False) -> str:
+    cmd = ("cargo build --locked " + ("--offline " if offline else "") + ("--release " if release else "")
+           + f"--manifest-path crates/{exp_crate}/Cargo.toml")
+    if offline:
+        return f"cargo fetch --locked --manifest-path crates/{exp_crate}/Cargo.toml && {OFFLINE_ENV}{cmd}"
+    return cmd
 
 
 def run_sh(book: Book, exp: Experiment) -> str:
@@ -132,7 +141,7 @@ def run_sh(book: Book, exp: Experiment) -> str:
     if exp.burn:
         release = exp.burn["profile"] == "release"
         lines += ['echo "== burn"',
-                  f"if {_cargo(exp.burn['crate'], release)}; then",
+                  f"if {_cargo(exp.burn['crate'], release, exp.burn.get('offline', False))}; then",
                   f'  (cd out/burn && $T "$CARGO_TARGET_DIR/{_binary(book, exp)}" > ../burn.json)',
                   '  echo "burn 退出码 $?"',
                   "else",
@@ -203,7 +212,10 @@ def readme(book: Book, exp: Experiment) -> str:
         out += ["# PyTorch 一侧", f"(cd out/python && {pins + ' ' if pins else ''}"
                 f"python -I ../../{_rel(book, exp.script)} > ../python.json)"]
     if exp.burn:
-        out += ["# burn 一侧", _cargo(exp.burn["crate"], exp.burn["profile"] == "release"),
+        if exp.burn.get("offline"):
+            out.append("# 和书里一样断网构建：先下载 crate，构建时代理指向关闭的端口，构建脚本的数据目录是空的")
+        out += ["# burn 一侧", _cargo(exp.burn["crate"], exp.burn["profile"] == "release",
+                                    exp.burn.get("offline", False)),
                 f"(cd out/burn && $CARGO_TARGET_DIR/{_binary(book, exp)} > ../burn.json)"]
     if exp.compare:
         out += ["# 比较", "python -I experiments/compare.py out/python.json out/burn.json "
