@@ -2,7 +2,8 @@
 accumulation over the step's two micro-batches (as gpt.py trains), and with
 DistributedDataParallel on the gloo backend, two processes on 127.0.0.1, each taking one
 micro-batch (half of the global batch); DDP averages their gradients. Same init.pt, same
-order.json, same learning rate, clipping and AdamW groups as gpt.py.
+order.json, same learning rate, clipping and AdamW groups as gpt.py. The DDP record is printed
+a second time as multi_mean, the field burn-train's multi route is compared on.
 """
 import json
 import os
@@ -81,6 +82,8 @@ def main():
         "steps": DDP_STEPS,
         "single": {"loss": steps(single["loss"]), "grad_norm": steps(single["grad_norm"])},
         "ddp": {"loss": steps(ddp["loss"]), "grad_norm": steps(ddp["grad_norm"])},
+        # What burn-train's multi route, each device's loss halved, is compared with: DDP.
+        "multi_mean": {"loss": steps(ddp["loss"]), "grad_norm": steps(ddp["grad_norm"])},
         "ddp_vs_single_loss": diff,
         "ddp_vs_single_weights": max(abs(a - b) for k in single["every97"]
                                      for a, b in zip(single["every97"][k], ddp["every97"][k])),
