@@ -734,8 +734,10 @@
   // see it does not (num_samples=1 for num_samples > 1, no nn.LSTM in the script), true where it
   // sees every condition hold, null where it cannot tell.
   function holds(row, kw, ctx) {
-    const cs = row.c || [], has = cs.filter(c => c.has);
-    const got = has.length ? [has.some(c => [...ctx.called].some(s => s.startsWith(c.has)))] : [];
+    const cs = row.c;
+    if (!cs || !cs.length) return null;
+    const has = cs.filter(c => c.has);
+    const got = has.length ? [has.some(c => calls(ctx, c.has))] : [];
     for (const c of cs) {
       if (!c.p) continue;
       const u = isNum(kw[c.p]) ? Number(kw[c.p].slice(2)) : null;
@@ -743,6 +745,12 @@
     }
     if (got.includes(false)) return false;
     return got.length && got.every(g => g === true) ? true : null;
+  }
+
+  // Whether the script calls a spelling that starts so (nn.BatchNorm: nn.BatchNorm2d), once a prefix.
+  function calls(ctx, prefix) {
+    if (!ctx.has.has(prefix)) ctx.has.set(prefix, [...ctx.called].some(s => s.startsWith(prefix)));
+    return ctx.has.get(prefix);
   }
 
   // The numbers a row and the call both write for one parameter, {parameter: [row's, call's]}:
@@ -764,6 +772,7 @@
   // go (F.softmax(x, dim=-1): dim=-1, not dim=1; arange(0, T): arange(5), not arange(0., 1., 0.25)).
   // A row that writes a variable there, or nothing, stays.
   function sameSign(cands, pairsOf) {
+    if (cands.length < 2) return cands;
     const ps = cands.map(pairsOf), keep = cands.map(() => true);
     for (const id of new Set(ps.flatMap(m => [...m.keys()]))) {
       if (!ps.some((m, i) => keep[i] && m.has(id) && agrees(m.get(id)))) continue;
@@ -903,7 +912,7 @@
     const anywhere = new Map();
     for (const c of found) for (const s of c.cands) anywhere.set(s, (anywhere.get(s) || []).concat(c.args.texts || []));
     // Every spelling the script calls: a row's when: 模型里有 nn.LSTM 时 looks here.
-    const ctx = { called: new Set(found.flatMap(c => c.cands)) };
+    const ctx = { called: new Set(found.flatMap(c => c.cands)), has: new Map() };
     const calls = found.map(c => Object.assign({ line: c.line, text: c.text, call: c.call, by_name: c.byName }, matchCall(rules, c, anywhere, ctx)));
     const count = { calls: calls.length, same: 0, differs: 0, none: 0, unknown: 0, by_name: 0 };
     const pits = new Map();
