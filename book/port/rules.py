@@ -21,7 +21,7 @@ VERSION = 1
 # check.py's tolerance: the map's nn rows use 1e-6 on 4-wide layers; a port's layers sum over
 # hundreds of products (a 3×3 conv over 64 channels: 576), each adding f32 rounding.
 TOL = 1.0e-4
-SLOT = re.compile(r"\{([a-z_][a-z_0-9]*)(?::([a-z]+))?\}")
+SLOT = re.compile(r"\{([a-z_][a-z_0-9]*)(?::([a-z0-9]+))?\}")
 
 
 class TemplateError(BookError):
@@ -51,7 +51,7 @@ def rust(v, how: str | None = None) -> str:
         return ", ".join(rust(float(x)) for x in (v if isinstance(v, (list, tuple)) else (v, v)))
     if how == "quad":
         return ", ".join([rust(v)] * 4)
-    if how == "f":
+    if how in ("f", "f32"):
         return rust(float(v))
     if how == "first":
         return rust(float(v[0]))

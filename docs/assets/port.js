@@ -111,17 +111,36 @@
     }
   }
 
+  // A Rust expression of a known type: a constant's or a parameter's name, or arithmetic on
+  // them (num: a plain literal's value). A slot writes it by its type, never as a number's text
+  // (a float slot once turned the constant DROPOUT into DROPOUT.0).
+  class Expr {
+    constructor(code, type, op, num) { this.code = code; this.type = type; this.op = !!op; this.num = num; }
+    get int() { return this.type === 'usize'; }
+    toString() { return this.code; }
+    as(ty) { return this.type === ty ? this.code : (this.op ? '(' + this.code + ')' : this.code) + ' as ' + ty; }
+  }
   function rust(v, how) {
+    if (v instanceof Expr) {
+      if (v.num !== undefined) return rust(v.num, how);
+      if (!how) return v.code;
+      // f: an f64 slot (Dropout's prob); f32, fpair: f32 ones (AdamW's weight_decay, a scale factor).
+      if (how === 'f' && v.type !== 'bool') return v.as('f64');
+      if (how === 'f32' && v.type !== 'bool') return v.as('f32');
+      if (how === 'fpair' && v.type !== 'bool') return [v.as('f32'), v.as('f32')].join(', ');
+      if ((how === 'pair' || how === 'quad') && v.int) return Array(how === 'pair' ? 2 : 4).fill(v.code).join(', ');
+      todo(v.code + ' 是 ' + v.type + '，这里要' + ({ pair: '整数', quad: '整数', first: '元组' }[how] || '数'));
+    }
     const arr = Array.isArray(v) ? v : [v, v];
     if (how === 'pair') return arr.map((x) => rust(x)).join(', ');
     if (how === 'fpair') return arr.map((x) => rust(x, 'f')).join(', ');
     if (how === 'quad') return [v, v, v, v].map((x) => rust(x)).join(', ');
     if (how === 'first') return rust(v[0], 'f');
-    if (how === 'f') { const s = String(v); return /[.e]/.test(s) ? s : s + '.0'; }
+    if (how === 'f' || how === 'f32') { const s = String(v); return /[.e]/.test(s) ? s : s + '.0'; }
     if (typeof v === 'boolean') return v ? 'true' : 'false';
     return String(v);
   }
-  const SLOT = /\{([a-z_][a-z_0-9]*)(?::([a-z]+))?\}/g;
+  const SLOT = /\{([a-z_][a-z_0-9]*)(?::([a-z0-9]+))?\}/g;
   function fill(piece, values) {
     return piece.replace(SLOT, (_, name, how) => {
       if (!(name in values)) throw new Error('port: no value for ' + name);
@@ -160,6 +179,33 @@
     return { params, out };
   }
 
+  // A call's arguments as written: [{name (a keyword's, else null), node}].
+  function callArgs(argList) {
+    const out = [];
+    for (let i = 0; i < argList.kids.length; i++) {
+      const k = argList.kids[i];
+      if (PUNCT.has(k.name)) continue;
+      const next = argList.kids[i + 1];
+      if (k.name === 'VariableName' && next && next.name === 'AssignOp') { out.push({ name: k.text, node: argList.kids[i + 2] }); i += 2; } else out.push({ name: null, node: k });
+    }
+    return out;
+  }
+  // The arguments of a call of the script's own class, in its __init__'s order (positional, then
+  // keywords by name); a slot not given is undefined. null when they do not fit its parameters.
+  function initArgs(argList, params) {
+    const out = [];
+    for (const [i, a] of callArgs(argList).entries()) {
+      const j = a.name === null ? i : params.findIndex((p) => p.name === a.name);
+      if (j < 0 || j >= params.length || out[j] !== undefined || /^\*/.test(a.node.text)) return null;
+      out[j] = a.node;
+    }
+    return out;
+  }
+  // new()'s parameter types, from the defaults in __init__ (none: a size, usize).
+  const paramType = (def) => (def && def.bool ? 'bool' : def && typeof def.v === 'number' && !def.int ? 'f64' : 'usize');
+  // A value main.rs passes to new(), as that parameter's type.
+  const argRust = (v, p) => (typeof v === 'boolean' ? rust(v) : paramType(p && p.def) === 'f64' ? rust(v, 'f') : String(v));
+
   // ------------------------------------------------------------------ the generator
   function port(text, rules, opts) {
     opts = opts || {};
@@ -173,14 +219,35 @@
     const link = (anchor) => rules.site + 'reference/#' + anchor;
     const stmtText = (n) => n.text.split('\n').map((l) => l.trim()).join(' ').replace(/\s+/g, ' ');
 
-    // Module-level constants: NAME = literal (or a tuple of them).
+    // Module-level constants: NAME = a number or True/False, assigned once. A name bound again
+    // outside the functions (in an if or a loop, by +=, as a loop variable) or declared global
+    // in one has its value only when the script runs: it is no constant.
+    const bound = {};
+    const bind1 = (t, n) => {
+      if (t.name === 'VariableName') bound[t.text] = (bound[t.text] || 0) + n;
+      else if (['TupleExpression', 'ParenthesizedExpression', 'ArrayExpression'].includes(t.name)) sig(t).forEach((k) => bind1(k, n));
+    };
+    const walkBinds = (n, inDef) => {
+      if (n.name === 'ScopeStatement' && n.kids[0].name === 'global') sig(n).slice(1).forEach((k) => bind1(k, 2));
+      if (!inDef && n.name === 'AssignStatement') assign(n).targets.forEach((t) => bind1(t, 1));
+      if (!inDef && n.name === 'UpdateStatement') bind1(n.kids[0], 2);
+      if (!inDef && n.name === 'ForStatement') n.kids.slice(1, n.kids.findIndex((k) => k.name === 'in')).forEach((t) => bind1(t, 2));
+      n.kids.forEach((k) => walkBinds(k, inDef || n.name === 'FunctionDefinition' || n.name === 'ClassDefinition'));
+    };
+    walkBinds(top, false);
     const consts = {};
     for (const st of top.kids) {
       if (st.name !== 'AssignStatement') continue;
       const { targets, values } = assign(st);
-      if (targets.length === values.length) targets.forEach((t, i) => { const l = literal(values[i], consts); if (l && typeof l.v === 'number' && t.name === 'VariableName') consts[t.text] = Object.assign({}, l, { line: st.line }); });
+      if (targets.length === values.length) {
+        targets.forEach((t, i) => {
+          const l = literal(values[i], consts);
+          if (l && (typeof l.v === 'number' || l.bool) && t.name === 'VariableName' && bound[t.text] === 1) consts[t.text] = Object.assign({}, l, { line: st.line });
+        });
+      }
     }
     const constName = (n) => n.toUpperCase();
+    const constType = (c) => (c.bool ? 'bool' : c.int ? 'usize' : 'f64');
     const constsUsed = new Set();
     const useConst = (n) => { constsUsed.add(n); return constName(n); };
 
@@ -203,15 +270,26 @@
       if (env && n.name === 'VariableName' && env[n.text]) return env[n.text];
       return null;
     };
+    // A value as Rust writes it, with its type: a parameter of new() (its type from its default),
+    // a size read in forward (usize), a constant by its name, arithmetic on them, a literal.
     const rustValue = (n, env) => {
-      if (n.name === 'VariableName' && env && env[n.text] && (env[n.text].param || env[n.text].scalar)) return n.text;
-      if (n.name === 'VariableName' && consts[n.text]) return useConst(n.text);
+      if (n.name === 'VariableName' && env && env[n.text] && env[n.text].param) return new Expr(n.text, paramType(env[n.text].def));
+      if (n.name === 'VariableName' && env && env[n.text] && env[n.text].scalar) return new Expr(n.text, 'usize');
+      if (n.name === 'VariableName' && consts[n.text]) return new Expr(useConst(n.text), constType(consts[n.text]));
       if (n.name === 'BinaryExpression') {
         const [a, op, b] = n.kids;
-        if (['+', '-', '*', '//'].includes(op.text)) return rustValue(a, env) + ' ' + (op.text === '//' ? '/' : op.text) + ' ' + rustValue(b, env);
+        if (['+', '-', '*', '//'].includes(op.text)) {
+          const x = rustValue(a, env), y = rustValue(b, env);
+          if (x.type === 'bool' || y.type === 'bool') todo('参数 ' + n.text + ' 里有 True/False');
+          // Python mixes ints and floats; Rust does not: the int side is written as an f64.
+          const type = x.int && y.int ? 'usize' : 'f64';
+          if (op.text === '//' && type !== 'usize') todo('参数 ' + n.text + '：小数的 //');
+          const side = (e) => (type === 'usize' ? e.code : e.num !== undefined ? rust(e.num, 'f') : e.as('f64'));
+          return new Expr(side(x) + ' ' + (op.text === '//' ? '/' : op.text) + ' ' + side(y), type, true);
+        }
       }
       const l = literal(n, consts);
-      if (l && typeof l.v === 'number') return l.int ? String(l.v) : rust(l.v, 'f');
+      if (l && typeof l.v === 'number') return new Expr(l.int ? String(l.v) : rust(l.v, 'f'), l.int ? 'usize' : 'f64', false, l.v);
       todo('参数 ' + n.text + ' 不是字面值或常量');
     };
 
@@ -240,7 +318,9 @@
         const keyed = lit && o[p.name + '=' + v];
         const opt = keyed || o[p.name];
         if (!opt && !(t.always || []).includes(p.name) && !SLOTS(t).has(p.name)) todo(spelling + ' 的参数 ' + p.name + '=' + node.text + '：对照表没有这样写的行');
-        if (opt && opt.values && !(lit && opt.values.includes(v))) todo(spelling + ' 的参数 ' + p.name + '=' + node.text + '：对照表只有 ' + opt.values.join('、') + ' 的行');
+        // bias=bias (a parameter of __init__), bias=config.bias: the value is the run's, the row covers one.
+        if (opt && opt.values && !(lit && lit.v !== undefined)) todo(spelling + ' 的参数 ' + p.name + '=' + node.text + '：它的值要运行脚本才知道，对照表只有 ' + opt.values.join('、') + ' 的行');
+        if (opt && opt.values && !opt.values.includes(v)) todo(spelling + ' 的参数 ' + p.name + '=' + node.text + '：对照表只有 ' + opt.values.join('、') + ' 的行');
         if (opt && opt.second !== undefined && !(lit && lit.tuple && lit.v[1] === opt.second)) todo(spelling + ' 的参数 ' + p.name + '=' + node.text + '：对照表只有第二个值是 ' + opt.second + ' 的行');
         if (opt && opt.int && !(lit && lit.int)) todo(spelling + ' 的参数 ' + p.name + '=' + node.text + '：对照表只有整数的行');
         if (opt && opt.default_is && out[opt.default_is] && valueOf(out[opt.default_is], env) && lit && JSON.stringify(valueOf(out[opt.default_is], env).v) === JSON.stringify(v)) { used.push(opt.default_row); continue; }
@@ -309,10 +389,9 @@
       if (val.name !== 'CallExpression') todo('self.' + field + ' 的值不是模块');
       const callee = name(val.kids[0]);
       if (byName[callee]) {
-        const given = sig(kid(val, 'ArgList')).map((a) => rustValue(a, env));
-        const ps = initParams(byName[callee]);
-        if (given.length > ps.length) todo(callee + ' 的参数比它的 __init__ 多');
-        const args = ps.map((p, i) => (i < given.length ? given[i] : p.def && typeof p.def.v === 'number' ? (p.def.int ? String(p.def.v) : rust(p.def.v, 'f')) : todo(callee + ' 的参数 ' + p.name + ' 没有给出')));
+        const ps = initParams(byName[callee]), given = initArgs(kid(val, 'ArgList'), ps);
+        if (!given) todo(callee + ' 的参数和它的 __init__ 对不上');
+        const args = ps.map((p, i) => (given[i] !== undefined ? rustValue(given[i], env) : p.def && (typeof p.def.v === 'number' || p.def.bool) ? argRust(p.def.v, p) : todo(callee + ' 的参数 ' + p.name + ' 没有给出')));
         return { name: field, type: callee, init: callee + '::new(' + args.concat(['device']).join(', ') + ')', user: callee, line };
       }
       if (callee === 'nn.ModuleList') {
@@ -545,7 +624,10 @@
       }
       // torch.f(x, ...) or x.f(...)
       let spelling = name(head), receiver = null;
-      if (!(spelling && rules.calls[spelling]) && head.name === 'MemberExpression') {
+      // torch.arange(…) is a module's function, not a method of a tensor named torch.
+      const d0 = head.name === 'MemberExpression' && dotted(head.kids[0]);
+      const ofModule = !!d0 && imports[d0.split('.')[0]] !== undefined && !env[d0.split('.')[0]];
+      if (!(spelling && rules.calls[spelling]) && head.name === 'MemberExpression' && !ofModule) {
         receiver = head.kids[0];
         spelling = 'Tensor.' + kid(head, 'PropertyName').text;
       }
@@ -809,7 +891,7 @@
     const ty = tyOf;
     function tyOf(p) { return (p.none ? 'Option<Tensor<1>>' : p.optional ? 'Option<' + ty(Object.assign({}, p, { optional: false })) + '>' : p.tuple ? '(' + p.tuple.map(ty).join(', ') + ')' : p.rank === 'R' ? 'Tensor<D>' : 'Tensor<' + (Number.isInteger(p.rank) ? p.rank : 2) + (p.int ? ', Int' : '') + '>'); }
     const out = [];
-    const ctorParam = (p) => p.name + ': ' + (p.def && !p.def.int && typeof p.def.v === 'number' ? 'f64' : 'usize');
+    const ctorParam = (p) => p.name + ': ' + paramType(p.def);
     for (const s of structs) {
       out.push('');
       out.push(s.seq ? `/// nn.Sequential (line ${s.line}): its layers in order; the keys 0, 1, … are mapped to l0, l1, … on load.` : `/// ${s.name} (line ${s.line})`);
@@ -856,11 +938,9 @@
     const head = ['//! The nn.Module classes of ' + (opts.script || 'the script') + ', written by the port generator.',
       '//! Each line comes from a row of the torch → burn map (the link beside it).', ''];
     const useLines = [...uses].sort().map((u) => 'use ' + u + ';');
-    const constLines = [...constsUsed].map((c) => `pub const ${constName(c)}: ${consts[c].int ? 'usize' : 'f64'} = ${consts[c].int ? consts[c].v : rust(consts[c].v, 'f')}; // line ${consts[c].line}`);
-    const modelRs = head.concat(['#![allow(dead_code, unused_variables, unreachable_code, non_snake_case, clippy::all)]'], useLines, constLines.length ? [''].concat(constLines) : [], out).join('\n') + '\n';
 
     // ------------------------------------------------------------------ the model the check builds
-    const models = findModel(top, byName, name, consts);
+    const models = findModel(top, byName, name, consts, initParams);
     // The loss functions and optimizers the script builds at its top level (train() in main.rs).
     const training = [], modelUses = new Set(uses);
     // parser.add_argument("--lr", default=0.05): what args.lr is when the script runs without flags.
@@ -879,11 +959,16 @@
       if (st.name !== 'AssignStatement') continue;
       const { targets, values } = assign(st);
       if (targets.length !== 1 || values.length !== 1 || targets[0].name !== 'VariableName' || values[0].name !== 'CallExpression') continue;
-      const spelling = name(values[0].kids[0]), t = rules.training[spelling];
+      const own = ownOptimizer(values[0]);
+      const spelling = own ? own.spelling : name(values[0].kids[0]), t = rules.training[spelling];
       if (!t) continue;
       const entry = { var: targets[0].text, spelling, kind: t.kind, line: st.line, text: stmtText(st) };
       try {
         if (t.todo) { note(t.row); entry.link = t.row; todo(t.todo); }
+        if (own) {
+          note(t.row); entry.link = t.row;
+          todo(`优化器是脚本自己的方法 ${own.cls}.${own.method}（第 ${own.line} 行）返回的 ${spelling}：它的参数要运行脚本才知道，生成器只写在顶层直接建的优化器`);
+        }
         const extra = { device: '&device' };
         if (t.kind === 'sched') {
           // Its first argument: an optimizer built above, whose lr burn's scheduler starts from.
@@ -917,6 +1002,26 @@
       training.push(entry);
     }
     const loop = loopLines(top, models, training);
+
+    // optimizer = model.configure_optimizers(…): a method of the model's class whose every return
+    // builds the same optimizer. {spelling, cls, method, line} or null.
+    function ownOptimizer(call) {
+      const d = dotted(call.kids[0]);
+      if (!d || d.split('.').length !== 2) return null;
+      const [v, meth] = d.split('.'), m = models.find((x) => x.var === v), cls = m && byName[m.cls];
+      const f = cls && cls.methods[meth];
+      if (!f) return null;
+      const rets = [];
+      const walk = (n) => { if (n !== f && (n.name === 'FunctionDefinition' || n.name === 'ClassDefinition')) return; if (n.name === 'ReturnStatement') rets.push(sig(n).length === 2 ? sig(n)[1] : null); n.kids.forEach(walk); };
+      walk(f);
+      const spellings = new Set(rets.map((r) => (r && r.name === 'CallExpression' ? name(r.kids[0]) : null)));
+      const [sp] = spellings;
+      if (spellings.size !== 1 || !sp || !rules.training[sp] || rules.training[sp].kind !== 'optim') return null;
+      return { spelling: sp, cls: cls.name, method: meth, line: f.line };
+    }
+    // The constants go last: train()'s optimizers and losses (main.rs) use them too.
+    const constLines = [...constsUsed].map((c) => `pub const ${constName(c)}: ${constType(consts[c])} = ${consts[c].bool ? rust(consts[c].v) : consts[c].int ? consts[c].v : rust(consts[c].v, 'f')}; // line ${consts[c].line}`);
+    const modelRs = head.concat(['#![allow(dead_code, unused_variables, unreachable_code, non_snake_case, clippy::all)]'], useLines, constLines.length ? [''].concat(constLines) : [], out).join('\n') + '\n';
     return { modelRs, structs, classes, todos, rowsUsed: [...rowsUsed].sort(), pitfalls: [...pitfalls].sort(), models, training, loop, trainUses: [...uses].filter((u) => !modelUses.has(u)).sort(), consts, constName };
 
     // The training loop's statements outside the classes (zero_grad, backward, step, clipping,
@@ -936,8 +1041,30 @@
         found.push({ line: n.line, text: stmtText(n), what, say: fill(t.say, vals), vals, rows: t.rows, pitfall: t.pitfall || null, model: vals.modelCls || null, path: vals.path || null });
       };
       const firstOptim = () => training.find((e) => e.kind === 'optim' && !e.todo);
-      const visit = (n) => {
+      // GradScaler's objects (scaler = torch.amp.GradScaler(…)): their calls are its row's.
+      const scalers = new Set();
+      const isScaler = (call) => call && call.name === 'CallExpression' && L.grad_scaler.spellings.includes(name(call.kids[0]) || '');
+      const findScalers = (n) => {
+        if (n.name === 'ClassDefinition' || n.name === 'FunctionDefinition') return;
+        if (n.name === 'AssignStatement') { const a = assign(n); if (a.targets.length === 1 && a.targets[0].name === 'VariableName' && isScaler(a.values[0])) scalers.add(a.targets[0].text); }
+        n.kids.forEach(findScalers);
+      };
+      findScalers(root);
+      // loss = loss / n (or loss /= n) in the loop around its backward(): the loss of one micro-batch.
+      const divided = (loop, v) => {
+        let hit = false;
+        const look = (n) => {
+          if (hit) return;
+          if (n.name === 'AssignStatement') { const a = assign(n), b = a.values[0]; if (a.targets.length === 1 && a.targets[0].text === v && b && b.name === 'BinaryExpression' && b.kids[1].text === '/' && b.kids[0].text === v) hit = true; }
+          if (n.name === 'UpdateStatement' && n.kids[0].text === v && n.kids[1].text === '/=') hit = true;
+          n.kids.forEach(look);
+        };
+        if (loop) look(loop);
+        return hit;
+      };
+      const visit = (n, loop) => {
         if (n.name === 'ClassDefinition') return;
+        if (n.name === 'ForStatement' || n.name === 'WhileStatement') loop = n;
         if (n.name === 'CallExpression') {
           const callee = n.kids[0], d = dotted(callee) || '', full = name(callee) || '';
           const args = sig(kid(n, 'ArgList'));
@@ -945,7 +1072,14 @@
           const meth = callee.name === 'MemberExpression' ? callee.kids[callee.kids.length - 1].text : d.split('.').pop();
           const o = firstOptim(), m0 = o && models.find((m) => m.cls === o.model);
           const vals = { optim: o ? o.var : 'optimizer', model: m0 ? snake(m0.cls) : 'model' };
-          if (/(^|\.)clip_grad_norm_?$/.test(full)) add(n, 'clip_grad_norm_', vals);
+          if (isScaler(n) || (recv && scalers.has(recv))) {
+            add(n, 'grad_scaler', vals);
+            // scaler.step(optimizer) steps that optimizer: a built one gets its step_<model>.
+            const oo = meth === 'step' && args[0] && args[0].name === 'VariableName' && byVar(args[0].text, 'optim');
+            const mm = oo && !oo.todo && models.find((m) => m.cls === oo.model);
+            if (mm) add(n, 'optim_step', { optim: oo.var, model: snake(mm.cls) });
+          }
+          else if (/(^|\.)clip_grad_norm_?$/.test(full)) add(n, 'clip_grad_norm_', vals);
           else if (full === 'torch.save' && args[0] && args[0].name === 'CallExpression' && /\.state_dict$/.test(dotted(args[0].kids[0]) || '') && model(dotted(args[0].kids[0]).split('.')[0])) {
             const m = model(dotted(args[0].kids[0]).split('.')[0]);
             add(n, 'save', { model: snake(m.cls), modelCls: m.cls, path: args[1] && args[1].name === 'String' ? args[1].text : '"' + m.var + '.bpk"' });
@@ -954,17 +1088,19 @@
           else if (meth === 'load_state_dict' && recv && model(recv)) add(n, 'load_state_dict', Object.assign({}, vals, { model: snake(model(recv).cls) }));
           else if (meth === 'zero_grad' && recv && (byVar(recv, 'optim') || model(recv))) add(n, 'zero_grad', vals);
           else if (meth === 'backward') {
-            const r = callee.kids[0];
-            const scaled = r && r.name === 'ParenthesizedExpression' && /\//.test(r.text);
+            let r = callee.kids[0];
+            // scaler.scale(loss).backward(): the backward of loss (the scaling is GradScaler's row).
+            if (r && r.name === 'CallExpression' && scalers.has((dotted(r.kids[0]) || '').replace(/\.scale$/, '')) && /\.scale$/.test(dotted(r.kids[0]) || '')) r = sig(kid(r, 'ArgList'))[0];
+            const scaled = r && ((r.name === 'ParenthesizedExpression' && /\//.test(r.text)) || (r.name === 'VariableName' && divided(loop, r.text)));
             if (scaled) add(n, 'accumulate', vals); else if (o) add(n, 'backward', vals);
           } else if (meth === 'step' && recv && byVar(recv, 'optim') && !byVar(recv, 'optim').todo && o) {
             const oo = byVar(recv, 'optim'), mm = models.find((m) => m.cls === oo.model);
             add(n, 'optim_step', { optim: oo.var, model: mm ? snake(mm.cls) : 'model' });
           } else if (meth === 'step' && recv && byVar(recv, 'sched') && !byVar(recv, 'sched').todo) add(n, 'sched_step', { step: byVar(recv, 'sched').step });
         }
-        n.kids.forEach(visit);
+        n.kids.forEach((k) => visit(k, loop));
       };
-      visit(root);
+      visit(root, null);
       found.sort((a, b) => a.line - b.line);
       // A backward() goes with the optimizer whose step() comes next (a GAN has two); when
       // several come before that step, their losses are summed.
@@ -984,7 +1120,7 @@
   function esc(s) { return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\{/g, '{{').replace(/\}/g, '}}'); }
 
   // The script's `model = Net(...)`: the last top-level call of an nn.Module class.
-  function findModel(top, byName, name, consts) {
+  function findModel(top, byName, name, consts, initParams) {
     const found = [];
     for (const st of top.kids) {
       if (st.name !== 'AssignStatement') continue;
@@ -994,11 +1130,16 @@
       if (!call || call.name !== 'CallExpression') continue;
       const callee = name(call.kids[0]);
       if (!byName[callee]) continue;
-      const args = sig(kid(call, 'ArgList')).map((a) => {
-        const l = literal(a, consts);
-        return l && typeof l.v === 'number' ? { py: a.text, v: l.v } : { py: a.text, v: null };
+      // In __init__'s order: GPT(vocab_size=65) is its first parameter, 65 (a hole: not given).
+      const al = kid(call, 'ArgList'), ps = initParams(byName[callee]);
+      const given = initArgs(al, ps) || ps.map(() => null);
+      const args = ps.map((p, i) => {
+        const a = given[i];
+        if (a === undefined) return undefined;
+        const l = a && literal(a, consts);
+        return { py: a ? a.text : p.name, v: l && (typeof l.v === 'number' || l.bool) ? l.v : null };
       });
-      found.push({ cls: callee, line: st.line, args, var: s[0].text });
+      found.push({ cls: callee, line: st.line, args, var: s[0].text, text: al.text.split('\n').map((l) => l.trim()).join(' ') });
     }
     // One entry a class, its last construction, in the order of those.
     const last = {};
@@ -1035,12 +1176,12 @@
       `        None => forward_${snake(main.cls)}(&data),`, '    }', '}');
     for (const m of models) {
       const cls = res.classes.find((c) => c.name === m.cls), fwd = cls.forward, p0 = fwd.params[0];
-      const args = ctorArgs(m, cls).map((v) => (Number.isInteger(v) ? String(v) : rust(v, 'f')));
+      const args = ctorArgs(m, cls).map((v, i) => argRust(v, cls.struct.params[i]));
       const remaps = seqPaths(res, cls.name, '');
       const lstms = lstmFields(res, cls.name);
       lines.push('', `fn forward_${snake(m.cls)}(dir: &Path) {`,
         '    let device = Device::flex();',
-        `    // line ${m.line}: ${m.var} = ${m.cls}(${m.args.map((a) => a.py).join(', ')})`,
+        `    // line ${m.line}: ${m.var} = ${m.cls}${m.text}`,
         `    let mut model = ${m.cls}::new(${args.concat(['&device']).join(', ')});`);
       const remapLines = remaps.map((r) => '\n        .with_key_remapping(' + r + ')').join('');
       if (!lstms.length) {
@@ -1133,8 +1274,8 @@
       L.push('    let device = Device::flex().autodiff();');
       for (const m of res.models.filter((m) => optims.some((o) => o.model === m.cls))) {
         const cls = res.classes.find((c) => c.name === m.cls);
-        L.push(`    // line ${m.line}: ${m.var} = ${m.cls}(${m.args.map((a) => a.py).join(', ')})`,
-          `    let ${m.var} = ${m.cls}::new(${ctorArgs(m, cls).map((v) => (Number.isInteger(v) ? String(v) : rust(v, 'f'))).concat(['&device']).join(', ')});`);
+        L.push(`    // line ${m.line}: ${m.var} = ${m.cls}${m.text}`,
+          `    let ${m.var} = ${m.cls}::new(${ctorArgs(m, cls).map((v, i) => argRust(v, cls.struct.params[i])).concat(['&device']).join(', ')});`);
       }
       for (const e of res.training) {
         const text = e.text.length > 90 ? e.text.slice(0, 89) + '…' : e.text;
@@ -1207,7 +1348,7 @@
   const standIn = () => 50;
   // The constructor's arguments as the script passes them, its defaults after them.
   function ctorArgs(m, cls) {
-    return cls.struct.params.map((p, i) => (i < m.args.length ? (m.args[i].v !== null ? m.args[i].v : standIn(i)) : p.def ? p.def.v : standIn(i)));
+    return cls.struct.params.map((p, i) => (m.args[i] ? (m.args[i].v !== null ? m.args[i].v : standIn(i)) : p.def && p.def.v !== null ? p.def.v : standIn(i)));
   }
 
 
@@ -1219,7 +1360,7 @@
       const cls = res.classes.find((c) => c.name === m.cls), p0 = cls.forward.params[0];
       const out = {
         model: m.cls, args: ctorArgs(m, cls),
-        stand_ins: m.args.map((a, i) => (a.v === null ? { arg: i, script: a.py, value: standIn(i) } : null)).filter(Boolean),
+        stand_ins: m.args.map((a, i) => (a && a.v === null ? { arg: i, script: a.py, value: standIn(i) } : null)).filter(Boolean),
         input: { int: !!p0.int, high: vocab(res, cls), shapes: shapes(p0, cls, res) },
         random_outputs: leaves(cls.forward.ret, '').map(({ e }, i) => (e.random ? i : -1)).filter((i) => i >= 0),
       };
