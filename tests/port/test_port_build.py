@@ -1,6 +1,6 @@
 """The crates `make port` writes for the scan fixtures, as book/commands/port_check.py builds and
 checks them: one fixture a commit here, by the rotation's position (`make port-check` runs all
-six); a crate that does not build and a model that gives other numbers each fail the check.
+seven); a crate that does not build and a model that gives other numbers each fail the check.
 Compiles burn's store feature set once (shared with cap-cnn and port-cnn)."""
 import pytest
 
@@ -8,11 +8,7 @@ from book.commands import port_check, reproduce
 from book.paths import Book
 from scratch import REPO
 
-# gpt_train (the scan's GPT with its whole training run, issue 37) is left out of the rotation:
-# the crate port.js writes for it does not build yet (nn.Dropout(dropout), a float constant,
-# comes out as DropoutConfig::new(DROPOUT.0), error E0610); tests/port/test_port.py says what
-# else the generator does not follow in it. `make port-check gpt_train` shows it.
-NAMES = [n for n in port_check.fixtures() if n != "gpt_train"]
+NAMES = port_check.fixtures()
 WHOLE = ["cnn_classifier", "gan", "gpt_lm", "rnn_lm", "vae"]
 
 
