@@ -135,7 +135,7 @@ CLICK_AND_TIME = """() => new Promise(resolve => {
 
 
 def thousand_lines() -> str:
-    """The six fixture scripts (tests/scan/fixtures/) whole, as many times as they fit, then
+    """All the fixture scripts (tests/scan/fixtures/) whole, as many times as they fit, then
     lines of torch calls up to SCAN_LINES: a long script of the kinds porters bring."""
     fixtures = [f.read_text(encoding="utf-8").splitlines()
                 for f in sorted((ROOT / "tests" / "scan" / "fixtures").glob("*.py"))]
