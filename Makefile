@@ -106,7 +106,7 @@ scan: .venv/.stamp
 port: .venv/.stamp $(MERMAID) target/.fetched
 	@$(PY) -m book.commands.port "$(SCRIPT)" "$(OUT)"
 
-## make port-check：生成器为六个扫描样例写出的 crate 逐个构建（--offline --locked），整个写出来的模型再跑
+## make port-check：生成器为七个扫描样例写出的 crate 逐个构建（--offline --locked），整个写出来的模型再跑
 ##   check.py 和 PyTorch 比（make test 每个提交只轮到其中一个）
 port-check: setup
 	$(PY) -m book.commands.port_check $(NAMES)
