@@ -3,8 +3,9 @@ shows the rows it names, every burn cell's copy button copies exactly the row's 
 link brings its row into view (below the header and the filter, with the filter on or off), at
 390 px every row's result is on screen, 「不同」 and 「没有」 are marked in words as well as in
 colour, a row opens its whole program from its download, rows and pitfall pages link each
-other, and the page's first view stays under the budget. Each check is also run on a page
-broken on purpose, to see that it can fail.
+other, and the page's first view stays under the budget. Issue 37: at 390 and 1280 px nothing
+on the map is wider than its place, and at 1280 px a 「改法」 block is as wide as burn code.
+Each check is also run on a page broken on purpose, to see that it can fail.
 
 Without /usr/bin/chromium these tests fail and say how to install it; BOOK_NO_BROWSER=1 skips
 them on purpose (the static checks still run)."""
@@ -348,6 +349,170 @@ def test_the_phone_check_sees_the_map_without_its_phone_layout(browser, base_url
     finally:
         context.close()
     assert any("的内容比格子宽" in p for p in problems), problems[:5]
+
+
+# --------------------------------------------------------------------------- widths (issue 37)
+
+# Pages with long code: the map, and a few whose code blocks are long or many.
+WIDE_CODE_PAGES = [MAP, "/01-tensor/", "/12-port-gpt/", "/scan/"]
+# The 「改法」 block at 1280 px gets at least this many columns of code (it had 32 in the third
+# column: most of its lines ran out of sight), and the burn code keeps what it had (58): widening
+# the third column at the burn column's expense would leave it under 50.
+FIX_COLUMNS = 60
+BURN_COLUMNS = 50
+
+# Whether the document scrolls sideways, and if so what sticks out: elements whose right edge is
+# past the screen's with no box around them that scrolls (or clips) them back inside it.
+PAGE_WIDTH_JS = """() => {
+  const se = document.scrollingElement, W = se.clientWidth;
+  const out = [];
+  if (se.scrollWidth > W) for (const e of document.body.querySelectorAll('*')) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || r.right <= W + 1) continue;
+    let p = e.parentElement;
+    while (p && p !== document.body && (getComputedStyle(p).overflowX === 'visible'
+                                        || p.getBoundingClientRect().right > W + 1)) p = p.parentElement;
+    if (!p || p === document.body) {
+      const at = e.closest('[id]');
+      out.push(`${e.localName}.${[...e.classList].join('.')}${at ? '（在 #' + at.id + ' 里）' : ''}：右边在 ${Math.round(r.right)}`);
+    }
+  }
+  return {scroll: se.scrollWidth, width: W, out: out.slice(0, 10)};
+}"""
+
+# In every cell of the map: nothing wider than its cell, and no box that cuts off what does not fit
+# in it (overflow hidden) instead of scrolling it sideways.
+CELLS_JS = """() => {
+  const out = [];
+  for (const tr of document.querySelectorAll('table.ref-table tbody tr')) [...tr.cells].forEach((td, i) => {
+    if (td.scrollWidth > td.clientWidth + 1)
+      out.push(`${tr.id}：第 ${i + 1} 栏的内容比格子宽（${td.scrollWidth} > ${td.clientWidth}）`);
+    for (const e of td.querySelectorAll('*')) {
+      if (!e.clientWidth || e.scrollWidth <= e.clientWidth + 1) continue;
+      if (['hidden', 'clip'].includes(getComputedStyle(e).overflowX))
+        out.push(`${tr.id}：第 ${i + 1} 栏的 ${e.localName}.${[...e.classList].join('.')} 截掉了放不下的部分，`
+                 + `不能左右滚动（${e.scrollWidth} > ${e.clientWidth}）`);
+    }
+  });
+  return out;
+}"""
+
+# Columns of code a block shows without scrolling: its width inside the padding over the width
+# of a digit in its font. For each shown 「改法」 block and each burn cell: [row, columns].
+COLUMNS_JS = """sel => [...document.querySelectorAll(sel)].filter(c => c.getClientRects().length).map(c => {
+  const s = getComputedStyle(c), probe = document.createElement('span');
+  probe.style.whiteSpace = 'pre';
+  probe.textContent = '0'.repeat(40);
+  c.append(probe);
+  const ch = probe.getBoundingClientRect().width / 40;
+  probe.remove();
+  return [c.closest('tr').id, (c.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)) / ch];
+})"""
+FIX_CODE = "table.ref-table .ref-fix pre.ref-code > code"
+BURN_CODE = "table.ref-table tbody td:nth-child(2) pre.ref-code > code"
+
+
+def laid_out(page):
+    """Once the fonts are in and the layout has settled (map.js has cut the map's code into lines
+    when it shows the filter)."""
+    if page.evaluate("() => !!document.querySelector('.ref-filter')"):
+        bu.wait_until(page, "() => !document.querySelector('.ref-filter').hidden", what="map.js 显示筛选开关")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    frames(page)
+
+
+def width_problems(page) -> list[str]:
+    got = page.evaluate(PAGE_WIDTH_JS)
+    if got["scroll"] <= got["width"]:
+        return []
+    return [f"{urlsplit(page.url).path}：页面宽 {got['scroll']}，屏幕宽 {got['width']}，可以左右滚动"] + got["out"]
+
+
+def columns(page, selector: str) -> list[tuple[str, float]]:
+    return sorted(((row, n) for row, n in page.evaluate(COLUMNS_JS, selector)), key=lambda x: x[1])
+
+
+def map_width_problems(page, viewport) -> list[str]:
+    laid_out(page)
+    page.evaluate("() => document.querySelectorAll('table.ref-table details').forEach(d => { d.open = true; })")
+    # Opening turns each summary's chevron: measured mid-turn, it sticks out of its summary.
+    bu.wait_until(page, "() => !document.getAnimations().some(a => a instanceof CSSTransition && a.playState === 'running')",
+                  what="展开的 details 的过渡动画结束")
+    frames(page)
+    problems = width_problems(page) + page.evaluate(CELLS_JS)
+    if viewport == bu.DESKTOP:
+        fix, burn = columns(page, FIX_CODE), columns(page, BURN_CODE)
+        if not fix or fix[0][1] < FIX_COLUMNS:
+            problems.append(f"改法的代码框最窄的只有 {fix[0][1]:.1f} 列（{fix[0][0]}），至少要 {FIX_COLUMNS} 列"
+                            if fix else "没有找到改法的代码框")
+        if not burn or burn[0][1] < BURN_COLUMNS:
+            problems.append(f"burn 一栏的代码框最窄的只有 {burn[0][1]:.1f} 列（{burn[0][0]}），至少要 {BURN_COLUMNS} 列"
+                            if burn else "没有找到 burn 一栏的代码框")
+    return problems
+
+
+@pytest.mark.parametrize("viewport", [bu.PHONE, bu.DESKTOP], ids=["phone", "desktop"])
+def test_nothing_on_the_map_is_wider_than_its_place(browser, base_url, empty_index, viewport):
+    """At 390 and 1280 px the map does not scroll sideways, no cell's content is cut off (a piece
+    of code wider than its box scrolls in that box), and at 1280 px a 「改法」 block is as
+    readable as the burn code beside it."""
+    context, guard, page = open_map(browser, base_url, empty_index, viewport)
+    try:
+        problems = map_width_problems(page, viewport)
+        fix, burn = columns(page, FIX_CODE), columns(page, BURN_CODE)
+    finally:
+        context.close()
+    assert guard.outside == []
+    if fix and burn:
+        print(f"\nthe map at {viewport['width']} px: 改法 code {fix[0][1]:.1f}–{fix[-1][1]:.1f} columns, "
+              f"burn code {burn[0][1]:.1f}–{burn[-1][1]:.1f}")
+    assert problems == [], "\n".join(problems[:20]) + f"\n（共 {len(problems)} 处）"
+
+
+@pytest.mark.parametrize("viewport", [bu.PHONE, bu.DESKTOP], ids=["phone", "desktop"])
+def test_pages_with_long_code_do_not_scroll_sideways(browser, base_url, viewport):
+    """A long line of code scrolls in its own block: the page itself never scrolls sideways
+    (test_browser.py's walk looks at every page at 390 px; these are the ones with the longest
+    code, at both widths)."""
+    context = browser.new_context(viewport=viewport)
+    guard = bu.Guard(context)
+    problems = []
+    try:
+        page = context.new_page()
+        for path in WIDE_CODE_PAGES:
+            guard.label = path
+            page.goto(base_url + path, wait_until="load")
+            laid_out(page)
+            problems += width_problems(page)
+    finally:
+        context.close()
+    assert guard.outside == []
+    assert problems == [], "\n".join(problems)
+
+
+# The map's code without its boxes that scroll: blocks whose lines run on past their cell, a call
+# and its spellings cut off at the edge of their box; and the 「改法」 block back in the third column.
+WITHOUT_SCROLLING = """
+.md-typeset .ref-table pre.ref-code, .md-typeset .ref-table pre.ref-code > code { overflow: visible !important; white-space: pre !important; }
+.ref-table td:first-child > code, .ref-table .ref-names code { overflow: hidden !important; white-space: pre !important; }
+.ref-table tr:has(> td > .ref-fix) > td:not(:first-child) { grid-column: auto !important; }
+"""
+
+
+@pytest.mark.parametrize("viewport", [bu.PHONE, bu.DESKTOP], ids=["phone", "desktop"])
+def test_the_width_checks_see_code_that_does_not_scroll(browser, base_url, empty_index, site, viewport):
+    css = (site / "assets" / "book.css").read_text(encoding="utf-8") + WITHOUT_SCROLLING
+    context, _, page = open_map(browser, base_url, empty_index, viewport,
+                                broken={"**/assets/book.css": ("text/css", css)})
+    try:
+        problems = map_width_problems(page, viewport)
+    finally:
+        context.close()
+    assert any("可以左右滚动" in p for p in problems), problems[:5]
+    assert any("的内容比格子宽" in p for p in problems), problems[:5]
+    assert any("截掉了放不下的部分" in p for p in problems), problems[:5]
+    if viewport == bu.DESKTOP:
+        assert any(p.startswith("改法的代码框最窄的只有") for p in problems), problems[:5]
 
 
 # --------------------------------------------------------------------------- marks
