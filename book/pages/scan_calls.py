@@ -103,6 +103,12 @@ def dtype(name: str) -> str | None:
     return "d:" + DTYPES.get(name, name) if name in DTYPE_NAMES else None
 
 
+def dtype_names() -> dict:
+    """{every name of a dtype: its canonical name}: the rules carry it, so the scanner reads a
+    script's dtype=torch.long with this very table."""
+    return {n: DTYPES.get(n, n) for n in sorted(DTYPE_NAMES)}
+
+
 def literal(arg: list) -> str:
     """What an argument is, as the rules record it: s:<text>, b:True, none, i:<int> or f:<float>
     (numbers, signed), d:<dtype> (torch.long is d:int64), dict (a dict display), dlist (a list

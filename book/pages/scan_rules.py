@@ -21,7 +21,8 @@ from ..errors import BookError
 from ..paths import Book
 from . import outputs, reference
 from .programs import manifest
-from .scan_calls import METHOD_PREFIXES, about_names, call_info, conditions, form, methods_called, positional
+from .scan_calls import (METHOD_PREFIXES, about_names, call_info, conditions, dtype_names, form,
+                         methods_called, positional)
 
 VERSION = 2
 SYNONYMS = Path(__file__).resolve().parents[1] / "site" / "search_synonyms.yaml"
@@ -163,6 +164,7 @@ def build(book: Book) -> dict:
             "methods": methods, "scan": scan,
             "pitfalls": {p: t for p, (t, _) in pages.items()},
             "params": {s: positional(s) for s in sorted(spell) if positional(s)},
+            "dtypes": dtype_names(),
             "prefixes": list(METHOD_PREFIXES)}
 
 

@@ -8,7 +8,8 @@
  * the same file (--parser, or useParser). Its knowledge is the rules file (book/pages/scan_rules.py
  * builds it from the manifests and the pitfall pages; the page fetches it with the parser):
  * which rows declare each spelling, how each row's own PyTorch text calls it, the pitfall pages'
- * `scan:` entries and the alias table. How a call selects rows is written out in docs/scan.md. */
+ * `scan:` entries, the alias table, the positional order of some calls and the names of torch's
+ * dtypes. How a call selects rows is written out in docs/scan.md. */
 (function () {
   'use strict';
 
@@ -520,7 +521,7 @@
       if (v.path) {
         out.path = v.path + '.' + name;
         // dtype=torch.long: a value the rows can be told apart by (torch.long is torch.int64).
-        if (v.path === 'torch') out.lit = dtypeLit(name);
+        if (v.path === 'torch') out.lit = Object.hasOwn(rules.dtypes, name) ? 'd:' + rules.dtypes[name] : 'x';
         return out;
       }
       const ty = v.ty;
@@ -699,12 +700,6 @@
     return Number.isNaN(v) ? 'x' : (int ? 'i:' : 'f:') + String(v);
   }
   const negate = l => l[0] + ':' + (negative(l) ? l.slice(3) : '-' + l.slice(2));
-  // torch's dtypes by every name they go by, as scan_calls.py's DTYPES.
-  const DTYPE_ALIAS = { float: 'float32', double: 'float64', half: 'float16', long: 'int64', int: 'int32',
-    short: 'int16', cfloat: 'complex64', cdouble: 'complex128' };
-  const DTYPE_NAMES = new Set(['float16', 'float32', 'float64', 'bfloat16', 'int8', 'int16', 'int32', 'int64',
-    'uint8', 'bool', 'complex64', 'complex128', ...Object.keys(DTYPE_ALIAS)]);
-  const dtypeLit = name => DTYPE_NAMES.has(name) ? 'd:' + (DTYPE_ALIAS[name] || name) : 'x';
   // int, float, bool or complex: what a dtype makes, and what a row's own numbers are.
   const kindOf = l => !l ? null : isNum(l) ? l[0] : !l.startsWith('d:') ? null
     : /^d:(b?float)/.test(l) ? 'f' : /^d:u?int/.test(l) ? 'i' : l[2];
