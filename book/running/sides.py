@@ -26,6 +26,7 @@ BURN_CRATES = ("burn", "burn-flex", "burn-store", "burn-onnx")
 # that downloads (tracel-llvm-bundler, behind burn's cuda and cpu features) meets a proxy on a
 # closed port, the same refusal on every machine, with or without network.
 CLOSED_PROXY = "http://127.0.0.1:9"
+PROXY_VARS = ("ALL_PROXY", "HTTPS_PROXY", "HTTP_PROXY", "all_proxy", "https_proxy", "http_proxy")
 BUILD_SCRIPT_RE = re.compile(r"failed to run custom build command for `([A-Za-z0-9_-]+) v")
 # cargo says this only when another job was still running at the failure: timing, not output.
 WAITING_RE = re.compile(r"^warning: build failed, waiting for other jobs to finish\.\.\.\n?", re.M)
@@ -215,8 +216,7 @@ def offline_env(book: Book, env: dict) -> dict:
     data = target / "data"
     shutil.rmtree(data, ignore_errors=True)
     data.mkdir(parents=True)
-    proxies = {k: CLOSED_PROXY for k in ("ALL_PROXY", "HTTPS_PROXY", "HTTP_PROXY",
-                                         "all_proxy", "https_proxy", "http_proxy")}
+    proxies = {k: CLOSED_PROXY for k in PROXY_VARS}
     return env | proxies | {"XDG_DATA_HOME": str(data), "CARGO_TARGET_DIR": str(target)}
 
 

@@ -10,6 +10,7 @@ from ... import hardware
 from ...experiments.files import crates_of, imports, script_files
 from ...experiments.manifest import Experiment
 from ...paths import Book
+from ...running.sides import CLOSED_PROXY, PROXY_VARS
 from . import fail as _fail
 from .manifest import binary_name
 
@@ -90,10 +91,9 @@ def _binary(book: Book, exp: Experiment) -> str:
     return f"{'release' if exp.burn['profile'] == 'release' else 'debug'}/{binary_name(book, exp.burn['crate'])}"
 
 
-# burn.offline, as the book's runner builds it (book.running.sides.offline_env): crates fetched
-# first, then no network for the build itself and an empty data dir for build scripts.
-OFFLINE_ENV = ("ALL_PROXY=http://127.0.0.1:9 HTTPS_PROXY=http://127.0.0.1:9 HTTP_PROXY=http://127.0.0.1:9 "
-               'XDG_DATA_HOME="$(mktemp -d)" ')
+# burn.offline, as the book's runner builds it (sides.offline_env): crates fetched first, then
+# no network for the build itself and an empty data dir for build scripts.
+OFFLINE_ENV = "".join(f"{k}={CLOSED_PROXY} " for k in PROXY_VARS) + 'XDG_DATA_HOME="$(mktemp -d)" '
 
 
 def _cargo(exp_crate: str, release: bool, offline: bool = False) -> str:
